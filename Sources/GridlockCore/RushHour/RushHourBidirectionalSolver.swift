@@ -1,0 +1,153 @@
+// `bidirectional`: breadth-first from the start and from the goal set at once, for hard boards.
+//
+//        start ●──▶ ○ ○ ○ ▶          ◀ ○ ○ ○ ◀──● goals (every legal board with A at the exit)
+//                         meet here: a state one side generates that the other side holds
+//
+// Moves are reversible, so the backward search uses the same move generator. Each round expands
+// one whole layer of the side whose frontier is smaller. Optimality: before a layer, no state is
+// in both tables, so the best path is longer than df + db. A state x first generated at forward
+// depth df + 1 and held backward at depth d ≤ db gives a path of df + 1 + d ≥ the best, so
+// d = db and every meeting in the layer has the same, optimal length: the first one is taken.
+//
+// Where it wins and loses (docs/benchmarks.md has the numbers): the goal set is every placement
+// of the other blocks, most of it outside the start's cluster, so it starts with thousands of
+// states where forward starts with one. It pays off when the forward search would explore a big
+// cluster deep before reaching a goal; on the database's hardest-of-cluster boards the forward
+// search explores nearly the whole cluster anyway and the backward side is extra work.
+
+public struct RushHourBidirectionalSolver: PuzzleSolver {
+    public var name: String { "bidirectional" }
+
+    public init() {}
+
+    public func solve(_ puzzle: RushHourPuzzle, options: SolveOptions) -> SolveResult {
+        let geometry = RushHourGeometry(puzzle)
+        var statistics = SearchStatistics()
+        if geometry.isGoal(geometry.startKey) {
+            statistics.countExamined(atLevel: 0)
+            statistics.countEnqueued(atLevel: 0)
+            statistics.statesStored = 1
+            return SolveResult(status: .solved, statistics: statistics)
+        }
+        var search = MeetingVisitor(prisoner: geometry.prisoner)
+        _ = search.forward.table.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
+        var frontiers = ([RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)], [UInt64]())
+        let goalCount = geometry.forEachGoal(limit: options.maxStates) { goal in
+            _ = search.backward.table.insert(goal, tag: RushHourGeometry.rootTag)
+            frontiers.1.append(RushHourGeometry.entry(goal, tag: RushHourGeometry.rootTag))
+        }
+        statistics.countExamined(atLevel: 0)
+        statistics.countEnqueued(atLevel: 0)
+        statistics.enqueued += goalCount
+        statistics.maxQueue = 1 + goalCount
+        var cutoff: CutoffReason? = goalCount > options.maxStates ? .maxStates : nil
+        var depths = (forward: 0, backward: 0)
+        var bytes = 0
+
+        geometry.withTables { tables in
+            var expanded = 0
+            layers: while cutoff == nil, !frontiers.0.isEmpty, !frontiers.1.isEmpty {
+                search.expandingForward = frontiers.0.count <= frontiers.1.count
+                let frontier = search.expandingForward ? frontiers.0 : frontiers.1
+                for (position, entry) in frontier.enumerated() {
+                    if expanded % SolveOptions.cancellationInterval == 0 {
+                        if options.isCancelled() { cutoff = .cancelled; break layers }
+                        if search.storedStates > options.maxStates { cutoff = .maxStates; break layers }
+                    }
+                    expanded &+= 1
+                    search.comingFrom(RushHourGeometry.tag(of: entry))
+                    let met = !tables.forEachSuccessor(of: entry & StateTable.keyMask, &search)
+                    let otherQueue = search.expandingForward ? frontiers.1.count : frontiers.0.count
+                    statistics.maxQueue = max(statistics.maxQueue, frontier.count - position - 1 + search.next.count + otherQueue)
+                    if met { break layers }
+                }
+                if search.expandingForward {
+                    depths.forward += 1
+                    statistics.countExamined(atLevel: depths.forward, search.examined)
+                    statistics.countEnqueued(atLevel: depths.forward, search.enqueued)
+                    frontiers.0 = search.next
+                } else {
+                    depths.backward += 1
+                    statistics.examined += search.examined
+                    statistics.enqueued += search.enqueued
+                    frontiers.1 = search.next
+                }
+                bytes = max(bytes, (frontiers.0.capacity + frontiers.1.capacity + search.next.capacity) * 8)
+                search.examined = 0
+                search.enqueued = 0
+                search.next.removeAll(keepingCapacity: true)
+            }
+        }
+        // Counts of a layer cut short by the meeting, or by a limit.
+        statistics.examined += search.examined
+        statistics.enqueued += search.enqueued
+        statistics.statesStored = search.storedStates
+        statistics.memoryBytes = search.forward.table.memoryBytes + search.backward.table.memoryBytes + bytes
+        statistics.levelReached = depths.forward + depths.backward
+        if let meeting = search.meeting {
+            statistics.finalQueue = frontiers.0.count + frontiers.1.count
+            let path = geometry.path(in: search.forward.table, to: meeting, puzzle: puzzle)
+                + geometry.pathToRoot(in: search.backward.table, from: meeting, puzzle: puzzle)
+            var result = SolveResult(status: .solved, solution: path, statistics: statistics)
+            if options.exploreWholeCluster {
+                result.cluster = RushHourBFSSolver().solve(puzzle, options: options).cluster
+            }
+            return result
+        }
+        if let cutoff {
+            return SolveResult(status: .cutoff, cutoffReason: cutoff, statistics: statistics)
+        }
+        let clusterExplored = frontiers.0.isEmpty
+        return SolveResult(
+            status: .unsolvable, cluster: clusterExplored ? search.forward.table.count : nil, statistics: statistics)
+    }
+}
+
+/// One direction of the search: its visited set and parent links.
+struct SearchSide: ~Copyable {
+    var table = StateTable()
+}
+
+/// Inserts successors into the side being expanded and watches for a state the other side holds.
+struct MeetingVisitor: SuccessorVisitor, ~Copyable {
+    var forward = SearchSide()
+    var backward = SearchSide()
+    var expandingForward = true
+    var next: [UInt64] = []
+    var examined = 0
+    var enqueued = 0
+    var meeting: UInt64?
+    let prisoner: Int
+    var parentBlock = -1
+    var parentPosition = -1
+
+    init(prisoner: Int) {
+        self.prisoner = prisoner
+    }
+
+    var storedStates: Int { forward.table.count + backward.table.count }
+
+    @inline(__always)
+    mutating func comingFrom(_ tag: UInt8) {
+        (parentBlock, parentPosition) = RushHourGeometry.untag(tag)
+    }
+
+    @inline(__always)
+    mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
+        examined &+= 1
+        if block == parentBlock, to == parentPosition { return true }
+        let tag = RushHourGeometry.tag(block: block, from: from)
+        let added = expandingForward
+            ? forward.table.insert(successor, tag: tag)
+            : backward.table.insert(successor, tag: tag)
+        guard added else { return true }
+        enqueued &+= 1
+        next.append(RushHourGeometry.entry(successor, tag: tag))
+        let held = expandingForward ? backward.table.contains(successor) : forward.table.contains(successor)
+        if held {
+            meeting = successor
+            return false
+        }
+        return true
+    }
+}

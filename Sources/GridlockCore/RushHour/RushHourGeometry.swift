@@ -1,0 +1,143 @@
+// The precomputed geometry a fast Rush Hour search needs, built once per puzzle.
+//
+// Bitboard: one bit per cell, 8 bits per row whatever the board's width, so a shift by 1 is a
+// column and a shift by 8 a row, and any board up to 8x8 fits in a UInt64.
+//
+//   bit = row * 8 + column          row 2 of a 6x6 board: bits 16..21 (22, 23 unused)
+//
+// State key: the position of every movable block along its axis, 3 bits each (at most 7
+// positions, on an 8-long line), block i at bits 3i..3i+2. Fixed blocks are not in the key:
+// they are in `walls`. Eighteen movable blocks use 54 bits, under StateTable's 56.
+//
+//   key = pos(B) << 0 | pos(C) << 3 | pos(D) << 6 | ...
+//
+// `masks[i * 8 + p]` is block i's cells at position p, so a board's occupancy is the OR of one
+// table entry per block. `transposedMasks` is the same with rows and columns swapped
+// (bit = column * 8 + row), so a vertical block's column is a byte too, and every slide is
+// worked out on one byte: see `RushHourGeometry+Successors.swift`.
+
+struct RushHourGeometry: Sendable {
+    static let bitsPerBlock = 3
+    static let positionMask: UInt64 = 7
+    static let stride = 8
+
+    /// Indices into `puzzle.blocks` of the movable blocks, in key order.
+    let movable: [Int]
+    /// How many positions each movable block has along its line.
+    let positionCount: [Int]
+    let masks: [UInt64]
+    let transposedMasks: [UInt64]
+    let walls: UInt64
+    let transposedWalls: UInt64
+    /// Where each movable block's line is, for the byte-wide slide computation.
+    let lines: [BlockLine]
+    /// The prisoner's index among the movable blocks.
+    let prisoner: Int
+    /// The prisoner's position when it touches the chute's edge.
+    let goalPosition: Int
+    let startKey: UInt64
+
+    init(_ puzzle: RushHourPuzzle) {
+        var movable: [Int] = []
+        var walls: UInt64 = 0
+        var transposedWalls: UInt64 = 0
+        for (index, block) in puzzle.blocks.enumerated() {
+            if block.isFixed {
+                walls |= Self.bit(row: block.row, column: block.column)
+                transposedWalls |= Self.bit(row: block.column, column: block.row)
+            } else {
+                movable.append(index)
+            }
+        }
+        precondition(movable.count <= RushHourPuzzle.maximumMovableBlocks, "validation caps movable blocks")
+        var masks = [UInt64](repeating: 0, count: movable.count * Self.stride)
+        var transposedMasks = masks
+        var lines: [BlockLine] = []
+        var positionCount: [Int] = []
+        var startKey: UInt64 = 0
+        for (i, blockIndex) in movable.enumerated() {
+            let block = puzzle.blocks[blockIndex]
+            let line = block.orientation == .vertical ? puzzle.height : puzzle.width
+            positionCount.append(line - block.length + 1)
+            lines.append(BlockLine(block, lineLength: line))
+            for position in 0..<(line - block.length + 1) {
+                var moved = block
+                moved.position = position
+                masks[i * Self.stride + position] = moved.cells.reduce(0) { $0 | Self.bit(row: $1.row, column: $1.column) }
+                transposedMasks[i * Self.stride + position] = moved.cells.reduce(0) {
+                    $0 | Self.bit(row: $1.column, column: $1.row)
+                }
+            }
+            startKey |= UInt64(block.position) << UInt64(i * Self.bitsPerBlock)
+        }
+        self.movable = movable
+        self.positionCount = positionCount
+        self.masks = masks
+        self.transposedMasks = transposedMasks
+        self.walls = walls
+        self.transposedWalls = transposedWalls
+        self.lines = lines
+        self.prisoner = movable.firstIndex(of: puzzle.prisonerIndex)!
+        self.goalPosition = puzzle.goalColumn
+        self.startKey = startKey
+    }
+
+    static func bit(row: Int, column: Int) -> UInt64 {
+        1 << UInt64(row * stride + column)
+    }
+
+    @inline(__always)
+    static func position(of block: Int, in key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key >> UInt64(block * bitsPerBlock)) & positionMask)
+    }
+
+    /// `key` with movable block `block` moved from `old` to `new`.
+    @inline(__always)
+    static func key(_ key: UInt64, moving block: Int, from old: Int, to new: Int) -> UInt64 {
+        let shift = UInt64(block * bitsPerBlock)
+        return key &- (UInt64(truncatingIfNeeded: old) << shift) &+ (UInt64(truncatingIfNeeded: new) << shift)
+    }
+
+    func isGoal(_ key: UInt64) -> Bool {
+        Self.position(of: prisoner, in: key) == goalPosition
+    }
+
+    /// The puzzle's blocks placed as `key` says.
+    func blocks(of puzzle: RushHourPuzzle, at key: UInt64) -> [RushHourBlock] {
+        var blocks = puzzle.blocks
+        for (i, blockIndex) in movable.enumerated() {
+            blocks[blockIndex].position = Self.position(of: i, in: key)
+        }
+        return blocks
+    }
+
+    /// The move that takes block `block` from `old` to `new`, in the puzzle's words.
+    func solutionMove(in puzzle: RushHourPuzzle, block: Int, from old: Int, to new: Int) -> SolutionMove {
+        var before = puzzle.blocks[movable[block]]
+        before.position = old
+        var after = before
+        after.position = new
+        return RushHourMoveText.move(from: before, to: after)
+    }
+}
+
+/// One movable block's line as a byte: which byte of which bitboard, and which bits of that
+/// byte (and the one above it) lie off the board and so always block.
+struct BlockLine: Sendable {
+    /// The line's byte: `board >> shift`, in the transposed board for vertical blocks.
+    var shift: UInt64
+    var isVertical: Bool
+    var length: Int
+    /// The block's own cells at position 0 of its line.
+    var ownBits: UInt64
+    /// Bits 8 and up, and the bits past the board's edge: walls at both ends of every line.
+    var edge: UInt64
+
+    init(_ block: RushHourBlock, lineLength: Int) {
+        isVertical = block.orientation == .vertical
+        shift = UInt64((isVertical ? block.column : block.row) * RushHourGeometry.stride)
+        length = block.length
+        ownBits = (1 << UInt64(block.length)) - 1
+        edge = ~((1 << UInt64(lineLength)) - 1)
+    }
+}

@@ -1,0 +1,55 @@
+// One solver signature for every puzzle kind and algorithm, so the CLI, the benchmark and the
+// workers can hold a list of solvers and treat them alike.
+
+/// Limits and requests for one solve. Time limits are the caller's: it passes `isCancelled`,
+/// which solvers poll every few thousand states, so the core needs no clock of its own.
+public struct SolveOptions: Sendable {
+    /// The search stops with `cutoff` once it holds more states than this.
+    public var maxStates: Int
+    /// Keep exploring after the goal until the whole cluster is known, to report its size.
+    public var exploreWholeCluster: Bool
+    public var isCancelled: @Sendable () -> Bool
+
+    public static let defaultMaxStates = 50_000_000
+
+    public init(
+        maxStates: Int = defaultMaxStates,
+        exploreWholeCluster: Bool = false,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.maxStates = min(maxStates, StateTable.maximumCount)
+        self.exploreWholeCluster = exploreWholeCluster
+        self.isCancelled = isCancelled
+    }
+
+    /// How many states to expand between two polls of `isCancelled`.
+    public static let cancellationInterval = 1024
+}
+
+/// A solver of one puzzle kind.
+public protocol PuzzleSolver<Puzzle>: Sendable {
+    associatedtype Puzzle
+    /// The name users pick it by (`--solver bfs`).
+    var name: String { get }
+    /// Solves, leaving `statistics.seconds` to the caller's clock.
+    func solve(_ puzzle: Puzzle, options: SolveOptions) -> SolveResult
+}
+
+extension PuzzleSolver {
+    /// Solves and measures the wall time with `clock`.
+    public func timedSolve<C: Clock>(_ puzzle: Puzzle, options: SolveOptions, clock: C) -> SolveResult
+    where C.Duration == Duration {
+        let start = clock.now
+        var result = solve(puzzle, options: options)
+        result.statistics.seconds = Double(seconds: start.duration(to: clock.now))
+        return result
+    }
+}
+
+extension Double {
+    /// Seconds in a Duration, as a Double.
+    public init(seconds duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}
