@@ -23,14 +23,18 @@ public struct RushHourBFSSolver: PuzzleSolver {
         statistics.countExamined(atLevel: 0)
         statistics.countEnqueued(atLevel: 0)
         statistics.maxQueue = 1
+        var statisticsAtGoal: SearchStatistics?
         if geometry.isGoal(geometry.startKey) {
+            search.goal = geometry.startKey
             statistics.finalQueue = 1
-            return finish(.solved, path: [], search: search, statistics: statistics, explored: false)
+            statisticsAtGoal = statistics
+            if !options.exploreWholeCluster {
+                return finish(.solved, path: [], search: search, statistics: statistics, explored: false)
+            }
         }
 
         var frontier: [UInt64] = [start]
         var levels = LevelCounters()
-        var statisticsAtGoal: SearchStatistics?
         var cutoff: CutoffReason?
         geometry.withTables { tables in
             var expanded = 0
@@ -148,8 +152,10 @@ struct LevelCounters {
     mutating func flush(examined: inout Int, enqueued: inout Int, into statistics: inout SearchStatistics) {
         guard examined > 0 || enqueued > 0 else { return }
         statistics.countExamined(atLevel: level, examined)
-        statistics.countEnqueued(atLevel: level, enqueued)
-        if enqueued > 0 { statistics.levelReached = level }
+        if enqueued > 0 {
+            statistics.countEnqueued(atLevel: level, enqueued)
+            statistics.levelReached = level
+        }
         examined = 0
         enqueued = 0
         level += 1

@@ -13,7 +13,9 @@ extension RushHourPuzzle {
     /// Reads one database line. `lineNumber` places errors in the user's file.
     public static func parseDatabaseLine(_ line: String, lineNumber: Int = 1) throws(PuzzleInputError) -> RushHourPuzzle {
         let tokens = tokenize(line)
-        guard let boardIndex = tokens.firstIndex(where: { $0.text.count > 2 || Int($0.text) == nil }) else {
+        // The board is the first long token; failing that, the first that is not a number.
+        let longToken = tokens.firstIndex { $0.text.count > maximumSide + 4 }
+        guard let boardIndex = longToken ?? tokens.firstIndex(where: { Int($0.text) == nil }) else {
             throw PuzzleInputError(
                 code: "no-board", message: "no board on this line: expected [MOVES] BOARD [CLUSTER]",
                 location: TextLocation(line: lineNumber))

@@ -64,18 +64,4 @@ public enum RushHourSolutionValidator {
             throw Failure(move: nil, reason: "after \(moves.count) moves the prisoner is not at the escape chute")
         }
     }
-
-    /// The board after each move, the start first: what a viewer steps through.
-    public static func boards(_ moves: [SolutionMove], for puzzle: RushHourPuzzle) -> [RushHourPuzzle] {
-        var boards = [puzzle]
-        var blocks = puzzle.blocks
-        for move in moves {
-            guard let index = blocks.firstIndex(where: { String($0.name) == move.piece && !$0.isFixed }),
-                  let to = move.to else { break }
-            blocks[index].row = to.row
-            blocks[index].column = to.column
-            boards.append(puzzle.with(blocks: blocks))
-        }
-        return boards
-    }
 }

@@ -1,0 +1,72 @@
+// What `gridlock bench` reports for one solver: time per puzzle and its spread, throughput,
+// memory, and how the solver's results compare with the expected answers.
+
+public struct BenchmarkSummary: Sendable {
+    public var solver: String
+    /// Seconds per puzzle, parsing included.
+    public private(set) var seconds: [Double] = []
+    public private(set) var statesStored = 0
+    public private(set) var examined = 0
+    public private(set) var memoryBytes = 0
+    public private(set) var maxMemoryBytes = 0
+    public private(set) var wrong = 0
+    public private(set) var cutoff = 0
+
+    public init(solver: String) {
+        self.solver = solver
+    }
+
+    public mutating func add(seconds: Double, result: SolveResult, correct: Bool) {
+        self.seconds.append(seconds)
+        statesStored += result.statistics.statesStored
+        examined += result.statistics.examined
+        memoryBytes += result.statistics.memoryBytes
+        maxMemoryBytes = max(maxMemoryBytes, result.statistics.memoryBytes)
+        if result.status == .cutoff { cutoff += 1 } else if !correct { wrong += 1 }
+    }
+
+    public var count: Int { seconds.count }
+    public var totalSeconds: Double { seconds.reduce(0, +) }
+    public var mean: Double { count == 0 ? 0 : totalSeconds / Double(count) }
+    public var puzzlesPerSecond: Double { totalSeconds == 0 ? 0 : Double(count) / totalSeconds }
+    public var statesPerSecond: Double { totalSeconds == 0 ? 0 : Double(statesStored) / totalSeconds }
+    public var bytesPerState: Double { statesStored == 0 ? 0 : Double(memoryBytes) / Double(statesStored) }
+
+    /// The q-quantile (0...1) of the times, nearest rank.
+    public func quantile(_ q: Double) -> Double {
+        guard !seconds.isEmpty else { return 0 }
+        let sorted = seconds.sorted()
+        let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+}
+
+/// Renders summaries side by side, each solver's mean time as a ratio to the first's.
+public enum BenchmarkTable {
+    public static let columns = [
+        "solver", "puzzles", "puzzles/s", "mean", "median", "p95", "max", "states/s", "bytes/state",
+        "max memory", "wrong", "cut off", "time vs first",
+    ]
+
+    public static func rows(_ summaries: [BenchmarkSummary]) -> [[String]] {
+        let baseline = summaries.first?.mean ?? 0
+        return summaries.map { summary in
+            [
+                summary.solver, summary.count.grouped, Int(summary.puzzlesPerSecond.rounded()).grouped,
+                summary.mean.milliseconds, summary.quantile(0.5).milliseconds, summary.quantile(0.95).milliseconds,
+                summary.quantile(1).milliseconds, Int(summary.statesPerSecond.rounded()).grouped,
+                summary.bytesPerState.formatted(decimals: 1), summary.maxMemoryBytes.bytes,
+                summary.wrong.grouped, summary.cutoff.grouped,
+                baseline == 0 ? "-" : (summary.mean / baseline).formatted(decimals: 2) + "x",
+            ]
+        }
+    }
+
+    public static func text(_ summaries: [BenchmarkSummary]) -> String {
+        TextTable.aligned(header: columns, rows: rows(summaries))
+    }
+
+    public static func markdown(_ summaries: [BenchmarkSummary]) -> String {
+        TextTable.markdown(header: columns, rows: rows(summaries))
+    }
+}

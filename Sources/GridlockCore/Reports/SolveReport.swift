@@ -1,0 +1,132 @@
+// What `gridlock solve` says about one puzzle, as one JSON object per line or as text.
+//
+//   {"puzzle":"23 ooBCCC... 58419","status":"solved","moves":23,"solution":["D up 1",...],
+//    "stats":{"examined":521748,"enqueued":40875,"maxQueue":...,"seconds":0.0185,...},...}
+//
+// The keys are a contract: the cluster's workers send the same object, and users parse it.
+
+import Foundation
+
+public struct SolveReport: Sendable, Codable, Hashable {
+    public struct Source: Sendable, Codable, Hashable {
+        public var file: String
+        public var line: Int
+
+        public init(file: String, line: Int) {
+            self.file = file
+            self.line = line
+        }
+    }
+
+    public struct ErrorInfo: Sendable, Codable, Hashable {
+        public var code: String
+        public var message: String
+        public var line: Int?
+        public var column: Int?
+
+        public init(code: String, message: String, line: Int? = nil, column: Int? = nil) {
+            self.code = code
+            self.message = message
+            self.line = line
+            self.column = column
+        }
+    }
+
+    public struct Stats: Sendable, Codable, Hashable {
+        public var examined: Int
+        public var enqueued: Int
+        public var examinedPerLevel: [Int]
+        public var enqueuedPerLevel: [Int]
+        public var maxQueue: Int
+        public var finalQueue: Int
+        public var statesStored: Int
+        public var memoryBytes: Int
+        public var levelReached: Int
+        public var seconds: Double
+    }
+
+    /// The input as given.
+    public var puzzle: String
+    public var source: Source?
+    public var label: String?
+    public var solver: String?
+    /// `solved`, `unsolvable`, `cutoff` or `invalid`.
+    public var status: String
+    public var cutoffReason: String?
+    public var moves: Int?
+    public var solution: [String]?
+    /// Each move's piece and anchor cell before and after, for viewers.
+    public var steps: [SolutionMove]?
+    public var cluster: Int?
+    public var expectedMoves: Int?
+    public var expectedCluster: Int?
+    /// False when the input gave an expected answer and the solve disagrees with it.
+    public var matchesExpected: Bool?
+    public var error: ErrorInfo?
+    public var stats: Stats?
+
+    public init(puzzle: String, source: Source?) {
+        self.puzzle = puzzle
+        self.source = source
+        self.status = "invalid"
+    }
+
+    /// The report of a puzzle that could not be read.
+    public static func invalid(_ text: String, source: Source?, error: PuzzleInputError) -> SolveReport {
+        var report = SolveReport(puzzle: text, source: source)
+        report.error = ErrorInfo(
+            code: error.code, message: error.message, line: error.location?.line, column: error.location?.column)
+        return report
+    }
+
+    /// The report of a solve. `expectedMoves` of -1 means the input expected "unsolvable".
+    public static func solved(
+        _ text: String, source: Source?, solver: String, result: SolveResult,
+        expectedMoves: Int?, expectedCluster: Int?, label: String?
+    ) -> SolveReport {
+        var report = SolveReport(puzzle: text, source: source)
+        report.label = label
+        report.solver = solver
+        report.status = result.status.rawValue
+        report.cutoffReason = result.cutoffReason?.rawValue
+        report.moves = result.moves
+        if result.status == .solved {
+            report.solution = result.solution.map(\.text)
+            report.steps = result.solution
+        }
+        report.cluster = result.cluster
+        report.expectedMoves = expectedMoves
+        report.expectedCluster = expectedCluster
+        report.matchesExpected = Self.agrees(result, expectedMoves: expectedMoves, expectedCluster: expectedCluster)
+        let statistics = result.statistics
+        report.stats = Stats(
+            examined: statistics.examined, enqueued: statistics.enqueued,
+            examinedPerLevel: statistics.examinedPerLevel, enqueuedPerLevel: statistics.enqueuedPerLevel,
+            maxQueue: statistics.maxQueue, finalQueue: statistics.finalQueue,
+            statesStored: statistics.statesStored, memoryBytes: statistics.memoryBytes,
+            levelReached: statistics.levelReached, seconds: statistics.seconds)
+        return report
+    }
+
+    /// Nil when nothing was expected or the search was cut off (it proved nothing).
+    static func agrees(_ result: SolveResult, expectedMoves: Int?, expectedCluster: Int?) -> Bool? {
+        guard result.status != .cutoff, expectedMoves != nil || (expectedCluster != nil && result.cluster != nil) else {
+            return nil
+        }
+        var agrees = true
+        if let expectedMoves {
+            agrees = agrees && (result.moves ?? -1) == expectedMoves
+        }
+        if let expectedCluster, let cluster = result.cluster {
+            agrees = agrees && cluster == expectedCluster
+        }
+        return agrees
+    }
+
+    /// One line of JSON, keys sorted, no spaces.
+    public var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try! encoder.encode(self), as: UTF8.self)
+    }
+}

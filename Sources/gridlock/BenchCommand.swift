@@ -1,0 +1,110 @@
+// `gridlock bench`: several solvers on the same puzzles, side by side in one run.
+
+import ArgumentParser
+import Foundation
+import GridlockCore
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure solvers side by side on the same puzzles, with ratios.",
+        discussion: """
+            Each puzzle is parsed and solved by every solver in turn (interleaved, so drift in the
+            machine's speed affects them alike), after a warm-up. Times include parsing. Every
+            answer is checked against the file's expected move count and every solution replayed
+            by the validator, outside the timed part. Build with `-c release` for real figures.
+
+            Example:
+              swift run -c release gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
+              swift run -c release gridlock bench data/rushhour/rush_18k.txt --solver bfs,reference --every 40
+            """
+    )
+
+    @Argument(help: "Puzzle files (or '-' for standard input).")
+    var files: [String]
+
+    @Option(help: "Comma-separated solvers; the first is the baseline for the ratios.")
+    var solver = "bfs,bidirectional,reference"
+
+    @Option(help: "Use every k-th puzzle only (a spread sample of a large file).")
+    var every = 1
+
+    @Option(help: "Use at most this many puzzles (after --every).")
+    var limit: Int?
+
+    @Option(help: "Puzzles solved untimed by each solver before measuring.")
+    var warmup = 200
+
+    @Option(help: "Times to run the whole measured pass.")
+    var repeats = 1
+
+    @Option(help: "Table format: text or markdown.")
+    var format: TableFormat = .text
+
+    enum TableFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, markdown
+    }
+
+    var solverNames: [String] { solver.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+
+    func validate() throws {
+        for name in solverNames where RushHourSolvers.named(name) == nil {
+            throw ValidationError("unknown solver '\(name)'; choose from \(RushHourSolvers.names.joined(separator: ", "))")
+        }
+        guard every >= 1, repeats >= 1, warmup >= 0 else {
+            throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
+        }
+    }
+
+    func run() throws {
+        let solvers = solverNames.map { RushHourSolvers.named($0)! }
+        var lines = PuzzleInput.records(try PuzzleInput.read(files)).enumerated()
+            .filter { $0.offset % every == 0 }.map { $0.element.record }
+        if let limit { lines = Array(lines.prefix(limit)) }
+        guard !lines.isEmpty else { throw ValidationError("no puzzles in the input") }
+
+        let clock = ContinuousClock()
+        for record in lines.prefix(warmup) {
+            for solver in solvers {
+                if let puzzle = try? RushHourPuzzle.parse(record) { _ = solver.solve(puzzle, options: SolveOptions()) }
+            }
+        }
+        var summaries = solvers.map { BenchmarkSummary(solver: $0.name) }
+        var invalid = 0
+        let started = clock.now
+        var lastProgress = clock.now
+        for pass in 0..<repeats {
+            for (index, record) in lines.enumerated() {
+                for (position, solver) in solvers.enumerated() {
+                    let start = clock.now
+                    guard let puzzle = try? RushHourPuzzle.parse(record) else {
+                        invalid += position == 0 && pass == 0 ? 1 : 0
+                        continue
+                    }
+                    let result = solver.solve(puzzle, options: SolveOptions())
+                    let seconds = Double(seconds: start.duration(to: clock.now))
+                    summaries[position].add(seconds: seconds, result: result, correct: isCorrect(result, puzzle))
+                }
+                if StandardError.isTerminal, lastProgress.duration(to: clock.now) > .seconds(1) {
+                    lastProgress = clock.now
+                    let elapsed = Double(seconds: started.duration(to: clock.now))
+                    StandardError.write("\rbench: \(pass * lines.count + index + 1) of \(lines.count * repeats) puzzles, \(elapsed.formatted(decimals: 0)) s")
+                }
+            }
+        }
+        if StandardError.isTerminal { StandardError.write("\r\u{1B}[K") }
+        print(format == .markdown ? BenchmarkTable.markdown(summaries) : BenchmarkTable.text(summaries))
+        if invalid > 0 { StandardError.write("bench: skipped \(invalid) unreadable puzzles (see gridlock solve)\n") }
+        if summaries.contains(where: { $0.wrong > 0 }) {
+            StandardError.write("bench: some results were WRONG (column 'wrong'): run gridlock solve on the file\n")
+            throw ExitCode(3)
+        }
+    }
+
+    /// Agrees with the expected answer (when there is one) and replays cleanly.
+    private func isCorrect(_ result: SolveResult, _ puzzle: RushHourPuzzle) -> Bool {
+        if let expected = puzzle.expectedMoves, (result.moves ?? -1) != expected { return false }
+        guard result.status == .solved else { return true }
+        return (try? RushHourSolutionValidator.validate(result.solution, for: puzzle)) != nil
+    }
+}

@@ -1,0 +1,56 @@
+// Where puzzles come from: arguments that are puzzle text, files, or `-` for standard input.
+
+import ArgumentParser
+import Foundation
+import GridlockCore
+
+/// One input document and the name it is reported under.
+struct PuzzleInput {
+    var name: String
+    var text: String
+
+    /// Reads each argument: `-` is standard input, an existing path is a file, anything else is
+    /// the text of a puzzle.
+    static func read(_ arguments: [String]) throws -> [PuzzleInput] {
+        var inputs: [PuzzleInput] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "-" {
+                let data = FileHandle.standardInput.readDataToEndOfFile()
+                inputs.append(PuzzleInput(name: "stdin", text: String(decoding: data, as: UTF8.self)))
+            } else if FileManager.default.fileExists(atPath: argument) {
+                guard let data = FileManager.default.contents(atPath: argument) else {
+                    throw ValidationError("cannot read \(argument)")
+                }
+                inputs.append(PuzzleInput(name: argument, text: String(decoding: data, as: UTF8.self)))
+            } else if looksLikePath(argument) {
+                throw ValidationError("no such file: \(argument) (a puzzle given as an argument is a database line or JSON)")
+            } else {
+                inputs.append(PuzzleInput(name: "argument \(index + 1)", text: argument))
+            }
+        }
+        return inputs
+    }
+
+    /// A path-like argument that does not exist is a typo, not a puzzle.
+    private static func looksLikePath(_ argument: String) -> Bool {
+        argument.hasSuffix(".txt") || argument.hasSuffix(".json") || argument.contains("/") && !argument.hasPrefix("{")
+    }
+
+    /// Every puzzle record of every input, with where it came from.
+    static func records(_ inputs: [PuzzleInput]) -> [(record: PuzzleRecord, source: SolveReport.Source)] {
+        inputs.flatMap { input in
+            PuzzleDocument.records(in: input.text, isSingleLine: RushHourPuzzle.isSingleLineRecord).map {
+                ($0, SolveReport.Source(file: input.name, line: $0.firstLine))
+            }
+        }
+    }
+}
+
+/// Standard error, for progress and warnings: results go to standard output.
+enum StandardError {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}

@@ -1,0 +1,45 @@
+// Runs the real `gridlock` executable that `swift build` put beside the tests.
+
+import Foundation
+
+struct CommandOutput {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum GridlockBinary {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable built with the tests: beside the test bundle, or under .build.
+    static let url: URL = {
+        if let path = ProcessInfo.processInfo.environment["GRIDLOCK_BINARY"] { return URL(fileURLWithPath: path) }
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [besideTests, besideTests.deletingLastPathComponent()].map { $0.appendingPathComponent("gridlock") }
+            + ["debug", "release"].map { repository.appendingPathComponent(".build/\($0)/gridlock") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+
+    static func run(_ arguments: [String], stdin: String? = nil) throws -> CommandOutput {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = repository
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandOutput(
+            status: process.terminationStatus,
+            stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+}
