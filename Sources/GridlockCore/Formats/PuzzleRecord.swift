@@ -35,8 +35,9 @@ public struct PuzzleRecord: Sendable, Hashable {
 public enum PuzzleDocument {
     public static let commentPrefix = "//"
 
-    /// The records of a document in order.
-    public static func records(in text: String, isSingleLine: (String) -> Bool) -> [PuzzleRecord] {
+    /// The records of a document in order. `isSingleLine` sees each line without its
+    /// surrounding whitespace. Works on UTF-8 bytes: a database file has millions of lines.
+    public static func records(in text: String, isSingleLine: (Substring) -> Bool) -> [PuzzleRecord] {
         var records: [PuzzleRecord] = []
         var pending: [NumberedLine] = []
         func flush() {
@@ -44,10 +45,10 @@ public enum PuzzleDocument {
             pending = []
         }
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split on bytes: "\r\n" is one Character, so splitting Characters on "\n" would not.
+        for bytes in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
-            var line = String(rawLine)
-            if line.hasSuffix("\r") { line.removeLast() }
+            let line = bytes.last == 0x0D ? Substring(bytes.dropLast()) : Substring(bytes)
             let trimmed = line.trimmingWhitespace
             if trimmed.isEmpty {
                 flush()
@@ -55,9 +56,9 @@ public enum PuzzleDocument {
                 continue
             } else if isSingleLine(trimmed) {
                 flush()
-                records.append(PuzzleRecord(lines: [NumberedLine(number: number, text: line)]))
+                records.append(PuzzleRecord(lines: [NumberedLine(number: number, text: String(line))]))
             } else {
-                pending.append(NumberedLine(number: number, text: line))
+                pending.append(NumberedLine(number: number, text: String(line)))
             }
         }
         flush()
@@ -65,12 +66,17 @@ public enum PuzzleDocument {
     }
 }
 
-extension StringProtocol {
-    var trimmingWhitespace: String {
-        let characters = Array(self)
-        guard let first = characters.firstIndex(where: { !$0.isWhitespace }),
-              let last = characters.lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(characters[first...last])
+extension Substring {
+    /// The line without leading and trailing spaces and tabs, found on UTF-8 bytes.
+    var trimmingWhitespace: Substring {
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+              let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        else { return self[endIndex...] }
+        return self[first...last]
     }
+}
+
+extension String {
+    var trimmingWhitespace: Substring { self[...].trimmingWhitespace }
 }

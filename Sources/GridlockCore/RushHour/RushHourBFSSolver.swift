@@ -112,9 +112,8 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
     let prisoner: Int
     let goalPosition: Int
     let stopAtGoal: Bool
-    /// The slide back to the parent of the state being expanded: examined, but known to be stored.
-    var parentBlock = -1
-    var parentPosition = -1
+    /// The block that moved into the state being expanded: its slides are all stored already.
+    var knownBlock = -1
 
     init(geometry: RushHourGeometry, stopAtGoal: Bool) {
         prisoner = geometry.prisoner
@@ -125,13 +124,17 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
     /// Notes how the state about to be expanded was reached.
     @inline(__always)
     mutating func comingFrom(_ tag: UInt8) {
-        (parentBlock, parentPosition) = RushHourGeometry.untag(tag)
+        knownBlock = RushHourGeometry.untag(tag).block
+    }
+
+    @inline(__always)
+    mutating func skipKnown(_ count: Int) {
+        examined &+= count
     }
 
     @inline(__always)
     mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
         examined &+= 1
-        if block == parentBlock, to == parentPosition { return true }
         let tag = RushHourGeometry.tag(block: block, from: from)
         guard table.insert(successor, tag: tag) else { return true }
         next.append(RushHourGeometry.entry(successor, tag: tag))

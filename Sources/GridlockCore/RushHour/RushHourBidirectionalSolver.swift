@@ -118,8 +118,7 @@ struct MeetingVisitor: SuccessorVisitor, ~Copyable {
     var enqueued = 0
     var meeting: UInt64?
     let prisoner: Int
-    var parentBlock = -1
-    var parentPosition = -1
+    var knownBlock = -1
 
     init(prisoner: Int) {
         self.prisoner = prisoner
@@ -129,13 +128,17 @@ struct MeetingVisitor: SuccessorVisitor, ~Copyable {
 
     @inline(__always)
     mutating func comingFrom(_ tag: UInt8) {
-        (parentBlock, parentPosition) = RushHourGeometry.untag(tag)
+        knownBlock = RushHourGeometry.untag(tag).block
+    }
+
+    @inline(__always)
+    mutating func skipKnown(_ count: Int) {
+        examined &+= count
     }
 
     @inline(__always)
     mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
         examined &+= 1
-        if block == parentBlock, to == parentPosition { return true }
         let tag = RushHourGeometry.tag(block: block, from: from)
         let added = expandingForward
             ? forward.table.insert(successor, tag: tag)

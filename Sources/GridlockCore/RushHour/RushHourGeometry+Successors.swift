@@ -16,8 +16,12 @@
 
 /// Receives the successors of a state.
 protocol SuccessorVisitor: ~Copyable {
+    /// The block whose slides all lead to states already stored (see `forEachSuccessor`), or -1.
+    var knownBlock: Int { get }
     /// A state one slide away: `block` moved from `from` to `to`. Return false to stop.
     mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool
+    /// `count` slides of `knownBlock`, examined without a lookup.
+    mutating func skipKnown(_ count: Int)
 }
 
 /// Unsafe views of a geometry's tables, valid inside `RushHourGeometry.withTables`.
@@ -30,6 +34,11 @@ struct RushHourTables {
 
     /// Calls the visitor for every state one slide away from `key`, in block order, each block's
     /// slides from the lowest position to the highest. Returns false if the visitor stopped it.
+    ///
+    /// The slides of `visitor.knownBlock`, the block whose slide first reached this state at
+    /// level L, are only counted: each lands on the parent (level L-1) or on another slide of
+    /// that block from the parent (level at most L), and a BFS expanding level L has stored
+    /// every state up to level L. That saves one lookup in six.
     @inline(__always)
     func forEachSuccessor<V: SuccessorVisitor & ~Copyable>(of key: UInt64, _ visitor: inout V) -> Bool {
         var occupied = walls
@@ -47,6 +56,10 @@ struct RushHourTables {
             let below = others & ((1 &<< UInt64(position)) &- 1)
             let lowest = below == 0 ? 0 : 64 &- below.leadingZeroBitCount
             let highest = position &+ (others &>> UInt64(position &+ line.length)).trailingZeroBitCount
+            if block == visitor.knownBlock {
+                visitor.skipKnown(highest &- lowest)
+                continue
+            }
             var target = lowest
             while target < position {
                 let successor = RushHourGeometry.key(key, moving: block, from: position, to: target)

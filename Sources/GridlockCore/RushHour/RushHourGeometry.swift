@@ -88,14 +88,14 @@ struct RushHourGeometry: Sendable {
 
     @inline(__always)
     static func position(of block: Int, in key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key >> UInt64(block * bitsPerBlock)) & positionMask)
+        Int(truncatingIfNeeded: (key &>> UInt64(truncatingIfNeeded: block &* bitsPerBlock)) & positionMask)
     }
 
     /// `key` with movable block `block` moved from `old` to `new`.
     @inline(__always)
     static func key(_ key: UInt64, moving block: Int, from old: Int, to new: Int) -> UInt64 {
-        let shift = UInt64(block * bitsPerBlock)
-        return key &- (UInt64(truncatingIfNeeded: old) << shift) &+ (UInt64(truncatingIfNeeded: new) << shift)
+        let shift = UInt64(truncatingIfNeeded: block &* bitsPerBlock)
+        return key &- (UInt64(truncatingIfNeeded: old) &<< shift) &+ (UInt64(truncatingIfNeeded: new) &<< shift)
     }
 
     func isGoal(_ key: UInt64) -> Bool {

@@ -12,6 +12,12 @@ extension RushHourPuzzle {
 
     /// Reads one database line. `lineNumber` places errors in the user's file.
     public static func parseDatabaseLine(_ line: String, lineNumber: Int = 1) throws(PuzzleInputError) -> RushHourPuzzle {
+        if let puzzle = parseDatabaseLineFast(line) { return puzzle }
+        return try parseDatabaseLineInDetail(line, lineNumber: lineNumber)
+    }
+
+    /// The general reader: slower, and says exactly what is wrong and where.
+    static func parseDatabaseLineInDetail(_ line: String, lineNumber: Int = 1) throws(PuzzleInputError) -> RushHourPuzzle {
         let tokens = tokenize(line)
         // The board is the first long token; failing that, the first that is not a number.
         let longToken = tokens.firstIndex { $0.text.count > maximumSide + 4 }

@@ -3,10 +3,20 @@
 extension RushHourPuzzle {
     /// A line that is a whole puzzle on its own: JSON, or a database line (its board is far
     /// longer than any grid row).
-    public static func isSingleLineRecord(_ trimmedLine: String) -> Bool {
-        if trimmedLine.hasPrefix("{") { return true }
-        return trimmedLine.split(whereSeparator: \.isWhitespace).contains { $0.count > maximumSide + 4 }
-            || trimmedLine.split(whereSeparator: \.isWhitespace).count > 1
+    public static func isSingleLineRecord(_ trimmedLine: Substring) -> Bool {
+        var tokens = 0
+        var tokenLength = 0
+        var longest = 0
+        for byte in trimmedLine.utf8 {
+            if byte == 0x20 || byte == 0x09 {
+                tokenLength = 0
+            } else {
+                if tokenLength == 0 { tokens += 1 }
+                tokenLength += 1
+                longest = max(longest, tokenLength)
+            }
+        }
+        return trimmedLine.first == "{" || tokens > 1 || longest > maximumSide + 4
     }
 
     /// Reads a puzzle in whichever format the record is written in.
@@ -14,7 +24,7 @@ extension RushHourPuzzle {
         let first = record.lines[0]
         let trimmed = first.text.trimmingWhitespace
         if record.lines.count == 1, trimmed.hasPrefix("{") {
-            return try parseJSON(trimmed, lineNumber: first.number)
+            return try parseJSON(String(trimmed), lineNumber: first.number)
         }
         if record.lines.count == 1, isSingleLineRecord(trimmed) {
             return try parseDatabaseLine(first.text, lineNumber: first.number)

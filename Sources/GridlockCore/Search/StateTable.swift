@@ -87,7 +87,7 @@ public struct StateTable: ~Copyable {
         precondition(count < Self.maximumCount, "callers stop at StateTable.maximumCount")
         let oldSlots = slots
         let oldCount = slotCount
-        slotCount = oldCount + oldCount / 4
+        slotCount = oldCount + oldCount / 2
         growthThreshold = Self.threshold(slotCount)
         slots = .allocate(capacity: slotCount)
         slots.initialize(repeating: Self.empty, count: slotCount)
@@ -110,7 +110,7 @@ public struct StateTable: ~Copyable {
     /// bits (where the busiest blocks' positions are) into the high bits that fastrange uses.
     @inline(__always)
     private static func slot(_ key: UInt64, _ slotCount: Int) -> Int {
-        let hash = (key ^ (key &>> 29)) &* 0x9E37_79B9_7F4A_7C15
+        let hash = key &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: hash.multipliedFullWidth(by: UInt64(truncatingIfNeeded: slotCount)).high)
     }
 }

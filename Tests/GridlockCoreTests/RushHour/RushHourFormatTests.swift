@@ -1,6 +1,6 @@
 // The three formats read and write the same puzzles, keeping the user's letters.
 
-import GridlockCore
+@testable import GridlockCore
 import Testing
 
 @Suite("Rush Hour formats")
@@ -101,5 +101,26 @@ struct RushHourFormatTests {
         #expect(boards.count == 52)
         #expect(!boards[0].isSolved)
         #expect(boards[51].isSolved)
+    }
+}
+
+@Suite("Rush Hour fast database reader")
+struct RushHourFastReaderTests {
+    @Test("the fast reader and the detailed reader agree on every fixture line", arguments: Fixtures.smallFiles + [Fixtures.spread])
+    func readersAgree(file: String) throws {
+        for line in Fixtures.text("rushhour/" + file).split(separator: "\n").map(String.init) {
+            let fast = try #require(RushHourPuzzle.parseDatabaseLineFast(line), "\(line)")
+            let detailed = try RushHourPuzzle.parseDatabaseLineInDetail(line)
+            #expect(fast == detailed)
+            #expect(fast.label == detailed.label && fast.expectedMoves == detailed.expectedMoves)
+        }
+    }
+
+    @Test("anything unusual goes to the detailed reader", arguments: [
+        "ooooooooooooAAoBoooooooooooooooooooo", "ooooooBBooooAABooooooooooooooooooooo", "ooooooooooooAA?ooooooooooooooooooooo",
+        "oooooooooooooBBooooooooooooooooooooo", "x1 ooooooooooooAAoooooooooooooooooooo", "ooooooooooooooooooAAoooooooooooooooo",
+    ])
+    func fallsBack(line: String) {
+        #expect(RushHourPuzzle.parseDatabaseLineFast(line) == nil)
     }
 }
