@@ -9,6 +9,11 @@ public struct BenchmarkSummary: Sendable {
     public private(set) var examined = 0
     public private(set) var memoryBytes = 0
     public private(set) var maxMemoryBytes = 0
+    /// States and bytes of the solves that stored at least `largeSolve` states: a solver's fixed
+    /// overhead (a first table of 64 KiB, say) says little about how big a cluster fits in RAM.
+    public private(set) var largeStates = 0
+    public private(set) var largeMemoryBytes = 0
+    public static let largeSolve = 10_000
     public private(set) var wrong = 0
     public private(set) var cutoff = 0
 
@@ -22,6 +27,10 @@ public struct BenchmarkSummary: Sendable {
         examined += result.statistics.examined
         memoryBytes += result.statistics.memoryBytes
         maxMemoryBytes = max(maxMemoryBytes, result.statistics.memoryBytes)
+        if result.statistics.statesStored >= Self.largeSolve {
+            largeStates += result.statistics.statesStored
+            largeMemoryBytes += result.statistics.memoryBytes
+        }
         if result.status == .cutoff { cutoff += 1 } else if !correct { wrong += 1 }
     }
 
@@ -31,6 +40,9 @@ public struct BenchmarkSummary: Sendable {
     public var puzzlesPerSecond: Double { totalSeconds == 0 ? 0 : Double(count) / totalSeconds }
     public var statesPerSecond: Double { totalSeconds == 0 ? 0 : Double(statesStored) / totalSeconds }
     public var bytesPerState: Double { statesStored == 0 ? 0 : Double(memoryBytes) / Double(statesStored) }
+    public var bytesPerStateOfLargeSolves: Double? {
+        largeStates == 0 ? nil : Double(largeMemoryBytes) / Double(largeStates)
+    }
 
     /// The q-quantile (0...1) of the times, nearest rank.
     public func quantile(_ q: Double) -> Double {
@@ -45,7 +57,7 @@ public struct BenchmarkSummary: Sendable {
 public enum BenchmarkTable {
     public static let columns = [
         "solver", "puzzles", "puzzles/s", "mean", "median", "p95", "max", "states/s", "bytes/state",
-        "max memory", "wrong", "cut off", "time vs first",
+        "bytes/state ≥10k", "max memory", "wrong", "cut off", "time vs first",
     ]
 
     public static func rows(_ summaries: [BenchmarkSummary]) -> [[String]] {
@@ -55,7 +67,8 @@ public enum BenchmarkTable {
                 summary.solver, summary.count.grouped, Int(summary.puzzlesPerSecond.rounded()).grouped,
                 summary.mean.milliseconds, summary.quantile(0.5).milliseconds, summary.quantile(0.95).milliseconds,
                 summary.quantile(1).milliseconds, Int(summary.statesPerSecond.rounded()).grouped,
-                summary.bytesPerState.formatted(decimals: 1), summary.maxMemoryBytes.bytes,
+                summary.bytesPerState.formatted(decimals: 1),
+                summary.bytesPerStateOfLargeSolves.map { $0.formatted(decimals: 1) } ?? "-", summary.maxMemoryBytes.bytes,
                 summary.wrong.grouped, summary.cutoff.grouped,
                 baseline == 0 ? "-" : (summary.mean / baseline).formatted(decimals: 2) + "x",
             ]

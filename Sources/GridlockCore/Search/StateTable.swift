@@ -31,7 +31,7 @@ public struct StateTable: ~Copyable {
     private var growthThreshold: Int
     public private(set) var count = 0
 
-    public init(initialSlots: Int = 1024) {
+    public init(initialSlots: Int = 8192) {
         slotCount = max(64, initialSlots)
         growthThreshold = Self.threshold(slotCount)
         slots = .allocate(capacity: slotCount)
