@@ -18,6 +18,11 @@ let package = Package(
         // Puzzle models, move generation, search and statistics. No sockets, no files, no clocks
         // except the ones a caller passes in.
         .target(name: "GridlockCore"),
+        // libzmq's C API, from Debian's libzmq3-dev (headers in /usr/include; pkg-config's
+        // flags for libzmq include -isystem paths that SwiftPM refuses, so it is not used).
+        .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
+        // A thin, safe Swift wrapper: context, sockets, multipart messages, poll, typed errors.
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         // The command-line front end: parse, wire, run.
         .executableTarget(
             name: "gridlock",
@@ -29,6 +34,10 @@ let package = Package(
         .testTarget(
             name: "GridlockCoreTests",
             dependencies: ["GridlockCore"]
+        ),
+        .testTarget(
+            name: "ZeroMQTests",
+            dependencies: ["ZeroMQ"]
         ),
         .testTarget(
             name: "GridlockCLITests",

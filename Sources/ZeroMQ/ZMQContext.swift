@@ -1,0 +1,42 @@
+// The one object shared between threads: sockets are created from it on the thread that will
+// own them. Closing a context waits for its sockets to close, so `terminate` comes last.
+
+import CZeroMQ
+
+public final class ZMQContext: @unchecked Sendable {
+    // libzmq contexts are thread-safe; this pointer is only read after init.
+    let handle: UnsafeMutableRawPointer
+    private var terminated = false
+
+    public init() throws(ZMQError) {
+        guard let handle = zmq_ctx_new() else {
+            throw ZMQError(errno: zmq_errno(), operation: "ctx_new")
+        }
+        self.handle = handle
+    }
+
+    /// Makes blocking calls on its sockets fail with ETERM, then waits until every socket of
+    /// the context is closed. Call once, after the socket threads were told to stop.
+    public func terminate() {
+        guard !terminated else { return }
+        terminated = true
+        while zmq_ctx_term(handle) == -1, zmq_errno() == EINTR {}
+    }
+
+    /// Makes blocking calls fail with ETERM without waiting (for a signal handler or a
+    /// supervising thread).
+    public func shutdown() {
+        _ = zmq_ctx_shutdown(handle)
+    }
+
+    deinit {
+        terminate()
+    }
+
+    /// libzmq's version, e.g. "4.3.4".
+    public static var version: String {
+        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        zmq_version(&major, &minor, &patch)
+        return "\(major).\(minor).\(patch)"
+    }
+}
