@@ -18,6 +18,8 @@ let package = Package(
         // Puzzle models, move generation, search and statistics. No sockets, no files, no clocks
         // except the ones a caller passes in.
         .target(name: "GridlockCore"),
+        // The wire protocol in one place: message types and their codec. Pure.
+        .target(name: "GridlockWire"),
         // libzmq's C API, from Debian's libzmq3-dev (headers in /usr/include; pkg-config's
         // flags for libzmq include -isystem paths that SwiftPM refuses, so it is not used).
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
@@ -34,6 +36,10 @@ let package = Package(
         .testTarget(
             name: "GridlockCoreTests",
             dependencies: ["GridlockCore"]
+        ),
+        .testTarget(
+            name: "GridlockWireTests",
+            dependencies: ["GridlockWire"]
         ),
         .testTarget(
             name: "ZeroMQTests",

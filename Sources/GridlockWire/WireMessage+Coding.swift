@@ -1,0 +1,134 @@
+// Encoding and decoding of every message, field by field, in the order written here.
+
+extension WireMessage {
+    /// The message as one frame.
+    public func encoded() -> [UInt8] {
+        var writer = WireWriter()
+        for byte in WireProtocol.magic { writer.byte(byte) }
+        writer.byte(WireProtocol.version)
+        switch self {
+        case .ready(let worker):
+            writer.byte(Kind.ready.rawValue)
+            worker.write(to: &writer)
+        case .job(let job):
+            writer.byte(Kind.job.rawValue)
+            job.write(to: &writer)
+        case .heartbeat(let worker, let job):
+            writer.byte(Kind.heartbeat.rawValue)
+            worker.write(to: &writer)
+            writer.optionalInt(job)
+        case .result(let result):
+            writer.byte(Kind.result.rawValue)
+            result.write(to: &writer)
+        case .stored(let batch, let jobs):
+            writer.byte(Kind.stored.rawValue)
+            writer.string(batch)
+            writer.list(jobs) { $0.int($1) }
+        case .sinkHello:
+            writer.byte(Kind.sinkHello.rawValue)
+        case .syncRequest(let batch):
+            writer.byte(Kind.syncRequest.rawValue)
+            writer.string(batch)
+        case .drained:
+            writer.byte(Kind.drained.rawValue)
+        }
+        return writer.bytes
+    }
+
+    /// Decodes one frame, or says why it is not a valid message.
+    public static func decode(_ frame: [UInt8]) throws(WireError) -> WireMessage {
+        guard frame.count >= 4 else { throw frame.starts(with: WireProtocol.magic.prefix(frame.count)) ? .truncated : .badMagic }
+        guard frame.starts(with: WireProtocol.magic) else { throw .badMagic }
+        guard frame[2] == WireProtocol.version else { throw .unsupportedVersion(frame[2]) }
+        guard let kind = Kind(rawValue: frame[3]) else { throw .unknownKind(frame[3]) }
+        var reader = WireReader(frame, from: 4)
+        let message: WireMessage
+        switch kind {
+        case .ready:
+            message = .ready(try WorkerIdentity(from: &reader))
+        case .job:
+            message = .job(try Job(from: &reader))
+        case .heartbeat:
+            message = .heartbeat(try WorkerIdentity(from: &reader), job: try reader.optionalInt())
+        case .result:
+            message = .result(try JobResult(from: &reader))
+        case .stored:
+            message = .stored(batch: try reader.string(), jobs: try reader.list { (reader) throws(WireError) in try reader.int() })
+        case .sinkHello:
+            message = .sinkHello
+        case .syncRequest:
+            message = .syncRequest(batch: try reader.string())
+        case .drained:
+            message = .drained
+        }
+        try reader.finish()
+        return message
+    }
+}
+
+extension WorkerIdentity {
+    func write(to writer: inout WireWriter) {
+        writer.string(host)
+        writer.int(pid)
+    }
+
+    init(from reader: inout WireReader) throws(WireError) {
+        self.init(host: try reader.string(), pid: try reader.int())
+    }
+}
+
+extension Job {
+    func write(to writer: inout WireWriter) {
+        writer.string(batch)
+        writer.int(id)
+        writer.int(attempt)
+        writer.string(kind)
+        writer.string(puzzle)
+        writer.string(solver)
+        writer.int(maxStates)
+        writer.bool(timeoutSeconds != nil)
+        if let timeoutSeconds { writer.double(timeoutSeconds) }
+    }
+
+    init(from reader: inout WireReader) throws(WireError) {
+        self.init(
+            batch: try reader.string(), id: try reader.int(), attempt: try reader.int(), kind: try reader.string(),
+            puzzle: try reader.string(), solver: try reader.string(), maxStates: try reader.int(),
+            timeoutSeconds: try reader.bool() ? try reader.double() : nil)
+    }
+}
+
+extension JobResult {
+    func write(to writer: inout WireWriter) {
+        writer.string(batch)
+        writer.int(job)
+        writer.int(attempt)
+        worker.write(to: &writer)
+        writer.string(status)
+        writer.optionalInt(moves)
+        writer.list(solution) { $0.string($1) }
+        writer.optionalInt(cluster)
+        writer.optionalString(error)
+        for count in [examined, enqueued, maxQueue, statesStored, memoryBytes, peakRSSBytes] { writer.int(count) }
+        writer.double(seconds)
+        writer.double(cpuSeconds)
+    }
+
+    init(from reader: inout WireReader) throws(WireError) {
+        self.init(
+            batch: try reader.string(), job: try reader.int(), attempt: try reader.int(),
+            worker: try WorkerIdentity(from: &reader), status: try reader.string())
+        moves = try reader.optionalInt()
+        solution = try reader.list { (reader) throws(WireError) in try reader.string() }
+        cluster = try reader.optionalInt()
+        error = try reader.optionalString()
+        examined = try reader.int()
+        enqueued = try reader.int()
+        maxQueue = try reader.int()
+        statesStored = try reader.int()
+        memoryBytes = try reader.int()
+        peakRSSBytes = try reader.int()
+        seconds = try reader.double()
+        cpuSeconds = try reader.double()
+    }
+}

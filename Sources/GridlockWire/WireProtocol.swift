@@ -1,0 +1,131 @@
+// The Gridlock wire protocol, all of it: who sends what to whom, the frame layout, and the
+// timing constants every role agrees on.
+//
+//   worker  --ready / heartbeat------>  coordinator (ROUTER, binds "jobs")
+//   worker  <--job / drained----------  coordinator
+//   worker  --result----------------->  sink (PULL, binds "results")
+//   sink    --stored / sinkHello----->  coordinator (ROUTER "jobs")
+//   sink    <--syncRequest------------  coordinator
+//
+// A frame: "GL", the version byte, the kind byte, then the fields (WireCodec.swift). Workers
+// ask for work (`ready`) so the coordinator gives jobs only to idle workers; a job is done when
+// the sink says it is `stored`, not when a worker says it finished, so a result lost on the way
+// is re-issued and a duplicate is dropped by the sink.
+
+public enum WireProtocol {
+    public static let version: UInt8 = 1
+    static let magic: [UInt8] = [0x47, 0x4C]
+
+    /// How often a worker says it is alive, busy or not.
+    public static let heartbeatInterval: Duration = .milliseconds(250)
+    /// A worker silent for this long is presumed dead and its job re-issued.
+    public static let workerSilenceLimit: Duration = .seconds(3)
+    /// How often the sink re-announces itself, so a restarted coordinator finds it.
+    public static let sinkHelloInterval: Duration = .seconds(1)
+    /// How long socket loops wait in zmq_poll before checking whether to stop.
+    public static let pollInterval: Duration = .milliseconds(50)
+    /// Frames larger than this are refused by libzmq before they are read.
+    public static let maximumFrameBytes: Int64 = 16 << 20
+}
+
+/// A worker process: where it runs and which one it is.
+public struct WorkerIdentity: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var host: String
+    public var pid: Int
+
+    public init(host: String, pid: Int) {
+        self.host = host
+        self.pid = pid
+    }
+
+    public var description: String { "\(host):\(pid)" }
+}
+
+/// One puzzle to solve with one solver.
+public struct Job: Sendable, Hashable {
+    public var batch: String
+    public var id: Int
+    public var attempt: Int
+    /// The puzzle kind: "rushhour" (more kinds come with their issues).
+    public var kind: String
+    public var puzzle: String
+    public var solver: String
+    public var maxStates: Int
+    public var timeoutSeconds: Double?
+
+    public init(
+        batch: String, id: Int, attempt: Int, kind: String, puzzle: String, solver: String,
+        maxStates: Int, timeoutSeconds: Double?
+    ) {
+        self.batch = batch
+        self.id = id
+        self.attempt = attempt
+        self.kind = kind
+        self.puzzle = puzzle
+        self.solver = solver
+        self.maxStates = maxStates
+        self.timeoutSeconds = timeoutSeconds
+    }
+}
+
+/// What a worker reports about one job.
+public struct JobResult: Sendable, Hashable {
+    public var batch: String
+    public var job: Int
+    public var attempt: Int
+    public var worker: WorkerIdentity
+    /// `solved`, `unsolvable`, `cutoff`, `invalid` (the puzzle could not be read) or `failed`.
+    public var status: String
+    public var moves: Int?
+    public var solution: [String]
+    public var cluster: Int?
+    public var error: String?
+    public var examined: Int
+    public var enqueued: Int
+    public var maxQueue: Int
+    public var statesStored: Int
+    public var memoryBytes: Int
+    public var seconds: Double
+    public var cpuSeconds: Double
+    public var peakRSSBytes: Int
+
+    public init(batch: String, job: Int, attempt: Int, worker: WorkerIdentity, status: String) {
+        self.batch = batch
+        self.job = job
+        self.attempt = attempt
+        self.worker = worker
+        self.status = status
+        solution = []
+        examined = 0
+        enqueued = 0
+        maxQueue = 0
+        statesStored = 0
+        memoryBytes = 0
+        seconds = 0
+        cpuSeconds = 0
+        peakRSSBytes = 0
+    }
+}
+
+public enum WireMessage: Sendable, Hashable {
+    /// Worker to coordinator: idle, send me a job.
+    case ready(WorkerIdentity)
+    /// Coordinator to worker.
+    case job(Job)
+    /// Worker to coordinator: still alive, solving `job` (nil when idle).
+    case heartbeat(WorkerIdentity, job: Int?)
+    /// Worker to sink.
+    case result(JobResult)
+    /// Sink to coordinator: these jobs of the batch are stored for good.
+    case stored(batch: String, jobs: [Int])
+    /// Sink to coordinator: I am here (so a restarted coordinator can ask what is stored).
+    case sinkHello
+    /// Coordinator to sink: send `stored` for every job of the batch you hold.
+    case syncRequest(batch: String)
+    /// Coordinator to worker: no jobs are left; stop asking.
+    case drained
+
+    enum Kind: UInt8 {
+        case ready = 1, job, heartbeat, result, stored, sinkHello, syncRequest, drained
+    }
+}
