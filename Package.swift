@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Puzzle models, move generation, search and statistics. No sockets, no files, no clocks
@@ -25,11 +26,19 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         // A thin, safe Swift wrapper: context, sockets, multipart messages, poll, typed errors.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+        // Coordinator, worker, sink and the results database.
+        .target(
+            name: "GridlockCluster",
+            dependencies: [
+                "GridlockCore", "GridlockWire", "ZeroMQ",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // The command-line front end: parse, wire, run.
         .executableTarget(
             name: "gridlock",
             dependencies: [
-                "GridlockCore",
+                "GridlockCore", "GridlockCluster", "GridlockWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

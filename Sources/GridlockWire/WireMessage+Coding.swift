@@ -88,13 +88,14 @@ extension Job {
         writer.int(maxStates)
         writer.bool(timeoutSeconds != nil)
         if let timeoutSeconds { writer.double(timeoutSeconds) }
+        writer.string(source)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
         self.init(
             batch: try reader.string(), id: try reader.int(), attempt: try reader.int(), kind: try reader.string(),
             puzzle: try reader.string(), solver: try reader.string(), maxStates: try reader.int(),
-            timeoutSeconds: try reader.bool() ? try reader.double() : nil)
+            timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string())
     }
 }
 
@@ -104,6 +105,8 @@ extension JobResult {
         writer.int(job)
         writer.int(attempt)
         worker.write(to: &writer)
+        for text in [kind, puzzle, solver, source] { writer.string(text) }
+        writer.optionalInt(expectedMoves)
         writer.string(status)
         writer.optionalInt(moves)
         writer.list(solution) { $0.string($1) }
@@ -115,9 +118,16 @@ extension JobResult {
     }
 
     init(from reader: inout WireReader) throws(WireError) {
-        self.init(
-            batch: try reader.string(), job: try reader.int(), attempt: try reader.int(),
-            worker: try WorkerIdentity(from: &reader), status: try reader.string())
+        let batch = try reader.string(), job = try reader.int(), attempt = try reader.int()
+        let worker = try WorkerIdentity(from: &reader)
+        let kind = try reader.string(), puzzle = try reader.string(), solver = try reader.string()
+        let source = try reader.string(), expectedMoves = try reader.optionalInt()
+        self.init(batch: batch, job: job, attempt: attempt, worker: worker, status: try reader.string())
+        self.kind = kind
+        self.puzzle = puzzle
+        self.solver = solver
+        self.source = source
+        self.expectedMoves = expectedMoves
         moves = try reader.optionalInt()
         solution = try reader.list { (reader) throws(WireError) in try reader.string() }
         cluster = try reader.optionalInt()

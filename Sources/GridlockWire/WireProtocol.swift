@@ -52,10 +52,12 @@ public struct Job: Sendable, Hashable {
     public var solver: String
     public var maxStates: Int
     public var timeoutSeconds: Double?
+    /// Where the puzzle came from: "file:line".
+    public var source: String = ""
 
     public init(
         batch: String, id: Int, attempt: Int, kind: String, puzzle: String, solver: String,
-        maxStates: Int, timeoutSeconds: Double?
+        maxStates: Int, timeoutSeconds: Double?, source: String = ""
     ) {
         self.batch = batch
         self.id = id
@@ -65,6 +67,7 @@ public struct Job: Sendable, Hashable {
         self.solver = solver
         self.maxStates = maxStates
         self.timeoutSeconds = timeoutSeconds
+        self.source = source
     }
 }
 
@@ -74,6 +77,13 @@ public struct JobResult: Sendable, Hashable {
     public var job: Int
     public var attempt: Int
     public var worker: WorkerIdentity
+    /// The job, echoed so that the sink can store the row without asking the coordinator.
+    public var kind: String = "rushhour"
+    public var puzzle: String = ""
+    public var solver: String = ""
+    /// Where the puzzle came from: "file:line".
+    public var source: String = ""
+    public var expectedMoves: Int?
     /// `solved`, `unsolvable`, `cutoff`, `invalid` (the puzzle could not be read) or `failed`.
     public var status: String
     public var moves: Int?

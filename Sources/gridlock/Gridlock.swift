@@ -15,11 +15,15 @@ struct Gridlock: ParsableCommand {
             Files may mix them; lines starting with // are comments.
 
             Examples:
+              gridlock batch data/samples/unblockme.txt
               gridlock solve 'ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo'
               gridlock solve data/samples/unblockme.txt --show
               gridlock solve - --format json < boards.txt
               gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
             """,
-        subcommands: [SolveCommand.self, BenchCommand.self]
+        subcommands: [
+            SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
+            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self,
+        ]
     )
 }

@@ -43,3 +43,31 @@ enum GridlockBinary {
             stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
 }
+
+extension GridlockBinary {
+    /// Starts the binary in the background; its output is discarded.
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = repository
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    struct Timeout: Error {}
+
+    /// Waits for a background process, at most `seconds`.
+    static func wait(_ process: Process, seconds: Double) throws {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                throw Timeout()
+            }
+            usleep(20_000)
+        }
+    }
+}

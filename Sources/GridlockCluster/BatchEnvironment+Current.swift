@@ -1,0 +1,38 @@
+// Where a batch runs, recorded with its results so tables from different machines and builds
+// are never mixed up unknowingly.
+
+import Foundation
+
+extension BatchEnvironment {
+    public static func current(batch: String, solvers: [String], jobs: Int) -> BatchEnvironment {
+        #if DEBUG
+        let configuration = "debug"
+        #else
+        let configuration = "release"
+        #endif
+        return BatchEnvironment(
+            id: batch, started: ISO8601DateFormatter().string(from: Date()), host: ProcessInfo.processInfo.hostName,
+            cores: ProcessInfo.processInfo.activeProcessorCount, configuration: configuration, revision: gitRevision(),
+            solvers: solvers.map { "\($0)@\(solverVersion)" }.joined(separator: ","), jobs: jobs)
+    }
+
+    /// Bumped whenever a solver's results or statistics change meaning.
+    public static let solverVersion = 1
+
+    /// GRIDLOCK_REVISION if set, else the revision of the checkout the executable was built in.
+    static func gitRevision() -> String {
+        if let revision = ProcessInfo.processInfo.environment["GRIDLOCK_REVISION"] { return revision }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-C", URL(fileURLWithPath: executable).deletingLastPathComponent().path, "rev-parse", "--short", "HEAD"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "unknown" }
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return process.terminationStatus == 0 && !text.isEmpty ? text : "unknown"
+    }
+}

@@ -1,0 +1,98 @@
+// Solving one job in a worker and measuring it: wall time, this thread's CPU time, and the
+// job's own peak memory.
+//
+// Peak memory: writing 5 to /proc/self/clear_refs resets the kernel's high-water mark of the
+// process's resident set, so VmHWM read from /proc/self/status after the job is that job's
+// peak (on top of what the process already held). getrusage's ru_maxrss cannot be reset, and
+// for a spawned child it would include the parent's.
+//
+// One bad job never kills the worker: an unreadable puzzle is an `invalid` result, an unknown
+// kind or solver a `failed` one, each with its reason.
+
+import Foundation
+import GridlockCore
+import GridlockWire
+
+public enum JobRunner {
+    public static func run(_ job: Job, worker: WorkerIdentity) -> JobResult {
+        var result = JobResult(batch: job.batch, job: job.id, attempt: job.attempt, worker: worker, status: "failed")
+        result.kind = job.kind
+        result.puzzle = job.puzzle
+        result.solver = job.solver
+        result.source = job.source
+        guard job.kind == "rushhour" else {
+            result.error = "unknown puzzle kind '\(job.kind)'"
+            return result
+        }
+        guard let solver = RushHourSolvers.named(job.solver) else {
+            result.error = "unknown solver '\(job.solver)'; this worker has \(RushHourSolvers.names.joined(separator: ", "))"
+            return result
+        }
+        PeakMemory.reset()
+        let cpuStart = ThreadClock.cpuSeconds()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let puzzle: RushHourPuzzle
+        do {
+            puzzle = try RushHourPuzzle.parse(job.puzzle)
+        } catch {
+            result.status = "invalid"
+            result.error = error.description
+            return result
+        }
+        result.expectedMoves = puzzle.expectedMoves
+        let deadline = job.timeoutSeconds.map { start.advanced(by: .seconds($0)) }
+        let options = SolveOptions(maxStates: job.maxStates) {
+            deadline.map { ContinuousClock().now >= $0 } ?? false
+        }
+        let solved = solver.solve(puzzle, options: options)
+        result.seconds = Double(seconds: start.duration(to: clock.now))
+        result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
+        result.peakRSSBytes = PeakMemory.highWaterMarkBytes()
+        result.status = solved.status.rawValue
+        result.moves = solved.moves
+        result.solution = solved.solution.map(\.text)
+        result.cluster = solved.cluster
+        let statistics = solved.statistics
+        result.examined = statistics.examined
+        result.enqueued = statistics.enqueued
+        result.maxQueue = statistics.maxQueue
+        result.statesStored = statistics.statesStored
+        result.memoryBytes = statistics.memoryBytes
+        if solved.status == .solved {
+            do {
+                try RushHourSolutionValidator.validate(solved.solution, for: puzzle)
+            } catch {
+                result.status = "failed"
+                result.error = "the solution failed validation: \(error)"
+            }
+        }
+        return result
+    }
+}
+
+enum ThreadClock {
+    /// CPU seconds used by the calling thread.
+    static func cpuSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+}
+
+enum PeakMemory {
+    static func reset() {
+        guard let file = fopen("/proc/self/clear_refs", "w") else { return }
+        fputs("5", file)
+        fclose(file)
+    }
+
+    /// VmHWM from /proc/self/status, in bytes (0 where /proc is missing).
+    static func highWaterMarkBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) } ?? 0
+        return kilobytes * 1024
+    }
+}

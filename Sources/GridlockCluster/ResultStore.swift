@@ -1,0 +1,192 @@
+// The results database: one SQLite file (GRDB), one row per (batch, job), whoever sent it and
+// however often.
+//
+//   batches(id PK, started, host, cores, configuration, revision, solvers, jobs)
+//   results(batch, job, PK(batch, job), kind, puzzle, solver, source, status, moves, solution,
+//           cluster, error, attempt, worker, host, examined, enqueued, max_queue, states,
+//           memory_bytes, seconds, cpu_seconds, peak_rss_bytes, expected_moves, stored_at)
+//
+// Re-issued jobs can deliver a result twice; `INSERT OR IGNORE` on the primary key keeps the
+// first and the sink counts the rest as duplicates. WAL mode, so `gridlock report` can read
+// while a batch writes.
+
+import Foundation
+import GRDB
+import GridlockWire
+
+public final class ResultStore: Sendable {
+    let queue: DatabaseQueue
+    public let path: String
+
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        try Self.migrator.migrate(queue)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE batches (
+                    id TEXT PRIMARY KEY, started TEXT NOT NULL, host TEXT NOT NULL, cores INTEGER NOT NULL,
+                    configuration TEXT NOT NULL, revision TEXT NOT NULL, solvers TEXT NOT NULL, jobs INTEGER NOT NULL);
+                CREATE TABLE results (
+                    batch TEXT NOT NULL, job INTEGER NOT NULL, kind TEXT NOT NULL, puzzle TEXT NOT NULL,
+                    solver TEXT NOT NULL, source TEXT NOT NULL, status TEXT NOT NULL, moves INTEGER,
+                    solution TEXT NOT NULL, cluster INTEGER, error TEXT, attempt INTEGER NOT NULL,
+                    worker TEXT NOT NULL, host TEXT NOT NULL, examined INTEGER NOT NULL, enqueued INTEGER NOT NULL,
+                    max_queue INTEGER NOT NULL, states INTEGER NOT NULL, memory_bytes INTEGER NOT NULL,
+                    seconds REAL NOT NULL, cpu_seconds REAL NOT NULL, peak_rss_bytes INTEGER NOT NULL,
+                    expected_moves INTEGER, stored_at TEXT NOT NULL,
+                    PRIMARY KEY (batch, job));
+                """)
+        }
+        return migrator
+    }
+
+    /// Records a batch's environment (once; a resumed batch keeps the first record).
+    public func record(_ batch: BatchEnvironment) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO batches VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [batch.id, batch.started, batch.host, batch.cores, batch.configuration,
+                            batch.revision, batch.solvers, batch.jobs])
+        }
+    }
+
+    /// Stores results; returns how many were new (the rest were duplicates).
+    public func store(_ results: [JobResult]) throws -> Int {
+        let now = ISO8601DateFormatter().string(from: Date())
+        return try queue.write { db in
+            var inserted = 0
+            for result in results {
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO results VALUES
+                        (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        result.batch, result.job, result.kind, result.puzzle, result.solver, result.source,
+                        result.status, result.moves, result.solution.joined(separator: ", "), result.cluster,
+                        result.error, result.attempt, result.worker.description, result.worker.host,
+                        result.examined, result.enqueued, result.maxQueue, result.statesStored,
+                        result.memoryBytes, result.seconds, result.cpuSeconds, result.peakRSSBytes,
+                        result.expectedMoves, now,
+                    ])
+                inserted += db.changesCount
+            }
+            return inserted
+        }
+    }
+
+    /// The jobs of a batch that have a stored result.
+    public func storedJobs(batch: String) throws -> [Int] {
+        try queue.read { db in
+            try Int.fetchAll(db, sql: "SELECT job FROM results WHERE batch = ? ORDER BY job", arguments: [batch])
+        }
+    }
+
+    /// Every stored row of a batch (or of every batch), in job order.
+    public func rows(batch: String? = nil) throws -> [StoredResult] {
+        try queue.read { db in
+            let filter = batch == nil ? "" : "WHERE batch = ?"
+            let arguments: StatementArguments = batch.map { [$0] } ?? []
+            return try Row.fetchAll(db, sql: "SELECT * FROM results \(filter) ORDER BY batch, job", arguments: arguments)
+                .map(StoredResult.init(row:))
+        }
+    }
+
+    public func batches() throws -> [BatchEnvironment] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM batches ORDER BY started").map { row in
+                BatchEnvironment(
+                    id: row["id"], started: row["started"], host: row["host"], cores: row["cores"],
+                    configuration: row["configuration"], revision: row["revision"], solvers: row["solvers"],
+                    jobs: row["jobs"])
+            }
+        }
+    }
+}
+
+/// Where and how a batch ran.
+public struct BatchEnvironment: Sendable, Hashable, Codable {
+    public var id: String
+    public var started: String
+    public var host: String
+    public var cores: Int
+    public var configuration: String
+    public var revision: String
+    public var solvers: String
+    public var jobs: Int
+
+    public init(id: String, started: String, host: String, cores: Int, configuration: String, revision: String, solvers: String, jobs: Int) {
+        self.id = id
+        self.started = started
+        self.host = host
+        self.cores = cores
+        self.configuration = configuration
+        self.revision = revision
+        self.solvers = solvers
+        self.jobs = jobs
+    }
+}
+
+/// One row of `results`.
+public struct StoredResult: Sendable, Hashable, Codable {
+    public var batch: String
+    public var job: Int
+    public var kind: String
+    public var puzzle: String
+    public var solver: String
+    public var source: String
+    public var status: String
+    public var moves: Int?
+    public var solution: String
+    public var cluster: Int?
+    public var error: String?
+    public var attempts: Int
+    public var worker: String
+    public var host: String
+    public var examined: Int
+    public var enqueued: Int
+    public var maxQueue: Int
+    public var statesStored: Int
+    public var memoryBytes: Int
+    public var seconds: Double
+    public var cpuSeconds: Double
+    public var peakRSSBytes: Int
+    public var expectedMoves: Int?
+
+    init(row: Row) {
+        batch = row["batch"]
+        job = row["job"]
+        kind = row["kind"]
+        puzzle = row["puzzle"]
+        solver = row["solver"]
+        source = row["source"]
+        status = row["status"]
+        moves = row["moves"]
+        solution = row["solution"]
+        cluster = row["cluster"]
+        error = row["error"]
+        attempts = row["attempt"]
+        worker = row["worker"]
+        host = row["host"]
+        examined = row["examined"]
+        enqueued = row["enqueued"]
+        maxQueue = row["max_queue"]
+        statesStored = row["states"]
+        memoryBytes = row["memory_bytes"]
+        seconds = row["seconds"]
+        cpuSeconds = row["cpu_seconds"]
+        peakRSSBytes = row["peak_rss_bytes"]
+        expectedMoves = row["expected_moves"]
+    }
+}

@@ -1,0 +1,61 @@
+// Telling a socket loop on another thread to finish: loops poll with a timeout and check this.
+
+import Foundation
+
+public final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+
+    public init() {}
+
+    public var isStopped: Bool { lock.withLock { stopped } }
+
+    public func stop() { lock.withLock { stopped = true } }
+}
+
+/// A value shared between a socket loop and the thread that watches it.
+public final class Shared<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    public init(_ value: Value) { self.value = value }
+
+    public var current: Value { lock.withLock { value } }
+
+    public func update<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+}
+
+/// Counts of frames that could not be decoded, per role: counted and dropped, never fatal.
+public struct DropCounts: Sendable, Hashable {
+    public var malformed = 0
+    public var unexpected = 0
+
+    public init() {}
+}
+
+/// Endpoints that roles in one process publish once bound and wait for before connecting:
+/// the coordinator and the sink each bind a wildcard port and connect to the other's.
+public final class Rendezvous: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var values: [String: String] = [:]
+
+    public init() {}
+
+    public func publish(_ name: String, _ value: String) {
+        condition.lock()
+        values[name] = value
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The value published under `name`, waiting for it up to `timeout`.
+    public func wait(for name: String, timeout: Double = 30) -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while values[name] == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        return values[name]
+    }
+}

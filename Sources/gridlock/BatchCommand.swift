@@ -1,0 +1,91 @@
+// `gridlock batch`: the embedded default. A coordinator and a sink on threads of this process,
+// `--workers N` worker processes, all on loopback; prints the tables when every job is stored.
+
+import ArgumentParser
+import Foundation
+import GridlockCluster
+import GridlockCore
+import GridlockWire
+import ZeroMQ
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Solve files of puzzles with local worker processes and print timing and memory tables.",
+        discussion: """
+            Starts a coordinator and a sink in this process and --workers worker processes
+            (`gridlock worker`), connected over loopback TCP with ZeroMQ. Every result is stored
+            once in SQLite (--db); the tables are printed at the end and can be printed again
+            with `gridlock report DB`. Progress goes to standard error.
+
+            Examples:
+              gridlock batch data/samples/unblockme.txt
+              gridlock batch data/rushhour/rush_18k.txt --solver bfs,bidirectional --db compare.sqlite
+            """
+    )
+
+    @Argument(help: "Puzzle files (every format `gridlock solve` reads), or '-' for standard input.")
+    var files: [String]
+
+    @OptionGroup var jobOptions: JobOptions
+
+    @Option(help: "Worker processes to start (default: one per core).")
+    var workers = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "The SQLite results file (default: gridlock-results.sqlite in the working directory).")
+    var db = "gridlock-results.sqlite"
+
+    @Option(help: "The batch's name (default: batch- and the time). Reusing a name resumes that batch.")
+    var batch: String?
+
+    @Option(help: "Table format: text, markdown, csv or json.")
+    var format: ReportFormat = .text
+
+    func validate() throws {
+        try jobOptions.validate()
+        guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+    }
+
+    func run() throws {
+        let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
+        let name = batch ?? "batch-" + ISO8601DateFormatter().string(from: Date())
+        let plan = BatchPlanner.plan(
+            batch: name, inputs: inputs, solvers: jobOptions.solverNames, maxStates: jobOptions.maxStates,
+            timeoutSeconds: jobOptions.timeout)
+        guard plan.total > 0 else { throw ValidationError("no puzzles in the input") }
+        let store = try ResultStore(path: db)
+        try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: plan.total))
+        let outcome = try LocalCluster.run(plan: plan, store: store, workers: workers)
+        let rows = try store.rows(batch: name)
+        print(ReportPrinter.render(rows, environment: try store.batches().filter { $0.id == name }, format: format))
+        StandardError.write("""
+            batch \(name): \(outcome.progress.stored.grouped) of \(plan.total.grouped) jobs stored in \
+            \(outcome.seconds.milliseconds) (\(Int(Double(plan.total) / max(outcome.seconds, 1e-9)).grouped) jobs/s), \
+            \(outcome.progress.failed) failed, \(outcome.progress.reissued) re-issued, \
+            \(outcome.sink.duplicates) duplicates dropped; results in \(db)
+
+            """)
+    }
+}
+
+/// What every job of a batch is solved with: shared by `batch` and `coordinator`.
+struct JobOptions: ParsableArguments {
+    @Option(help: "Comma-separated solvers; one job per puzzle and solver (\(RushHourSolvers.names.joined(separator: ", "))).")
+    var solver = "bfs"
+
+    @Option(help: "Stop a search (status cutoff) once it holds this many states.")
+    var maxStates = SolveOptions.defaultMaxStates
+
+    @Option(help: "Stop a search (status cutoff) after this many seconds; the coordinator re-issues a job whose worker overruns it.")
+    var timeout: Double?
+
+    var solverNames: [String] { solver.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+
+    func validate() throws {
+        for name in solverNames where RushHourSolvers.named(name) == nil {
+            throw ValidationError("unknown solver '\(name)'; choose from \(RushHourSolvers.names.joined(separator: ", "))")
+        }
+        guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+}

@@ -1,0 +1,104 @@
+// The cluster end to end: real processes, real ZeroMQ sockets, real SQLite files.
+
+import Foundation
+import Testing
+
+@Suite("gridlock batch and the cluster roles", .serialized)
+struct BatchCommandTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gl-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Every exported row, by job number.
+    static func export(_ database: String) throws -> [Int: [String: Any]] {
+        let output = try GridlockBinary.run(["export", database, "--format", "jsonl"])
+        #expect(output.status == 0, "\(output.stderr)")
+        var rows: [Int: [String: Any]] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let job = try #require(object["job"] as? Int)
+            #expect(rows[job] == nil, "job \(job) stored twice")
+            rows[job] = object
+        }
+        return rows
+    }
+
+    @Test("a batch on the fixtures stores every job once, with the listed answers, and prints the tables")
+    func fixtures() throws {
+        let directory = try Self.temporaryDirectory()
+        let database = directory.appendingPathComponent("results.sqlite").path
+        let output = try GridlockBinary.run([
+            "batch", "Tests/Fixtures/rushhour/fogleman_forty.txt", "Tests/Fixtures/rushhour/edge_cases.txt",
+            "--solver", "bfs,bidirectional", "--workers", "2", "--db", database,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Beginner 15-20"))
+        #expect(output.stdout.contains("time vs first"))
+        let rows = try Self.export(database)
+        #expect(rows.count == 94)
+        for (_, row) in rows {
+            for key in ["job", "puzzle", "solver", "status", "attempts", "worker", "seconds", "peakRSSBytes"] {
+                #expect(row[key] != nil, "\(key)")
+            }
+            let expected = try #require(row["expectedMoves"] as? Int)
+            #expect((row["moves"] as? Int ?? -1) == expected, "\(row)")
+            #expect((row["peakRSSBytes"] as? Int ?? 0) > 0)
+        }
+    }
+
+    @Test("invalid lines are reported with file, line and reason, counted, and the rest runs")
+    func invalidLines() throws {
+        let directory = try Self.temporaryDirectory()
+        let file = directory.appendingPathComponent("mixed.txt")
+        try "ooooooooooooAAoooooooooooooooooooooo\nooooooooooooAAoBoooooooooooooooooooo\n02 ooooooooooooooAAoooooooooooooooooooo 5\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("results.sqlite").path
+        let output = try GridlockBinary.run(["batch", file.path, "--workers", "1", "--db", database])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("mixed.txt:2 [bfs] invalid"))
+        #expect(output.stdout.contains("line 2, column 16"))
+        let rows = try Self.export(database)
+        #expect(rows.values.map { $0["status"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["invalid", "solved", "solved"])
+    }
+
+    @Test("2,000 jobs, 3 workers, one SIGKILLed and one stopped and resumed: every job stored once, right")
+    func workersMisbehave() throws {
+        let directory = try Self.temporaryDirectory()
+        let lines = try String(contentsOfFile: GridlockBinary.repository.appendingPathComponent("data/rushhour/rush_18k.txt").path, encoding: .utf8)
+            .split(separator: "\n").prefix(2_000)
+        let input = directory.appendingPathComponent("jobs.txt")
+        try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let jobs = "ipc://\(directory.path)/jobs"
+        let results = "ipc://\(directory.path)/results"
+        let database = directory.appendingPathComponent("results.sqlite").path
+        let sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database])
+        let coordinator = try GridlockBinary.start([
+            "coordinator", input.path, "--batch", "misbehave", "--bind", jobs, "--sink", results,
+        ])
+        let workers = try (0..<3).map { _ in
+            try GridlockBinary.start(["worker", "--coordinator", jobs, "--sink", results, "--exit-when-drained"])
+        }
+        defer {
+            for process in workers + [sink, coordinator] where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(workers[0].processIdentifier, SIGKILL)
+        kill(workers[1].processIdentifier, SIGSTOP)
+        Thread.sleep(forTimeInterval: 4.0)
+        kill(workers[1].processIdentifier, SIGCONT)
+        try GridlockBinary.wait(coordinator, seconds: 120)
+        #expect(coordinator.terminationStatus == 0)
+        // The coordinator finishes only once the sink has acknowledged every job as stored.
+        kill(sink.processIdentifier, SIGTERM)
+        try GridlockBinary.wait(sink, seconds: 10)
+        #expect(sink.terminationStatus == 0)
+        let rows = try Self.export(database)
+        #expect(rows.count == 2_000)
+        for (index, line) in lines.enumerated() {
+            let expected = Int(line.split(separator: " ")[0])!
+            #expect(rows[index]?["moves"] as? Int == expected, "job \(index)")
+        }
+    }
+}
