@@ -87,6 +87,7 @@ public enum Coordinator {
         let clock = ContinuousClock()
         try state.reportInvalid(now: clock.now, sink: sink)
         var lastProgress = clock.now
+        var lastTimers = clock.now
         var completedAt: ContinuousClock.Instant?
         while !stop.isStopped {
             let readable = try ZMQPoller.readable([router], timeout: WireProtocol.pollInterval)
@@ -97,7 +98,10 @@ public enum Coordinator {
                     try state.handle(frames, now: clock.now, router: router)
                 }
             }
-            try state.checkTimers(now: clock.now, router: router, sink: sink)
+            if lastTimers.duration(to: clock.now) >= .milliseconds(100) {
+                try state.checkTimers(now: clock.now, router: router, sink: sink)
+                lastTimers = clock.now
+            }
             try state.dispatchToIdleWorkers(now: clock.now, router: router)
             if lastProgress.duration(to: clock.now) >= .milliseconds(500) {
                 progress(state.progress)

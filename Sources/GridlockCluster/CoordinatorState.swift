@@ -15,8 +15,15 @@ struct CoordinatorState {
     struct WorkerInfo {
         var identity: WorkerIdentity?
         var lastSeen: ContinuousClock.Instant
-        var job: Int?
+        /// Jobs given to this worker and not yet reported finished.
+        var jobs: Set<Int> = []
+        /// How many more jobs it asked for.
+        var credit = 0
     }
+
+    /// A job missing from its worker's heartbeat counts as finished only after this long: the
+    /// heartbeat may have left before the job arrived.
+    static let handoverGrace: Duration = .seconds(1)
 
     let plan: BatchPlan
     let configuration: Coordinator.Configuration
@@ -25,8 +32,11 @@ struct CoordinatorState {
     var attempts: [Int]
     /// Why a job failed, once it has run out of attempts (its `failed` result is on its way).
     var failures: [Int: String] = [:]
-    var pending: [Int] = []
+    var pending = PendingJobs()
+    /// Jobs assigned to a worker or waiting for the sink: the only ones the timers look at.
+    var unsettled: Set<Int> = []
     var workers: [[UInt8]: WorkerInfo] = [:]
+    /// Workers with credit left, in the order they asked.
     var idle: [[UInt8]] = []
     var progress = CoordinatorProgress()
     var syncedWithSink = false
@@ -37,7 +47,7 @@ struct CoordinatorState {
         self.configuration = configuration
         states = Array(repeating: .pending, count: plan.total)
         attempts = Array(repeating: 0, count: plan.total)
-        pending = plan.jobs.map(\.id)
+        pending = PendingJobs(plan.jobs.map(\.id))
         progress.total = plan.total
     }
 
@@ -72,28 +82,29 @@ struct CoordinatorState {
             return
         }
         switch message {
-        case .ready(let identity):
+        case .ready(let identity, let credit):
             var worker = workers[sender] ?? WorkerInfo(lastSeen: now)
             worker.identity = identity
             worker.lastSeen = now
-            if let finished = worker.job, case .assigned(let owner, _) = states[finished], owner == sender {
-                states[finished] = .awaitingStore(since: now)
-            }
-            worker.job = nil
+            worker.credit = max(0, min(credit, 64))
             workers[sender] = worker
             try dispatch(to: sender, now: now, router: router)
-        case .heartbeat(let identity, let job):
-            if var worker = workers[sender] {
-                worker.lastSeen = now
-                workers[sender] = worker
-                if job == nil, worker.job == nil, !idle.contains(sender) {
-                    try dispatch(to: sender, now: now, router: router)
+        case .heartbeat(let identity, let held):
+            var worker = workers[sender] ?? WorkerInfo(identity: identity, lastSeen: now)
+            worker.lastSeen = now
+            let stillHeld = Set(held)
+            for job in worker.jobs where !stillHeld.contains(job) {
+                guard case .assigned(let owner, let since) = states[job], owner == sender else {
+                    worker.jobs.remove(job)
+                    continue
                 }
-            } else {
-                // A worker this coordinator has not met (it restarted): treat it as asking.
-                workers[sender] = WorkerInfo(identity: identity, lastSeen: now, job: nil)
-                if job == nil { try dispatch(to: sender, now: now, router: router) }
+                if since.duration(to: now) > Self.handoverGrace {
+                    worker.jobs.remove(job)
+                    states[job] = .awaitingStore(since: now)
+                    progress.inFlight -= 1
+                }
             }
+            workers[sender] = worker
         case .stored(let batch, let jobs):
             guard batch == plan.batch else { return }
             for job in jobs where job >= 0 && job < states.count { markStored(job, journaled: false) }
@@ -111,37 +122,38 @@ struct CoordinatorState {
         if case .stored = states[job] { return }
         if case .assigned = states[job] { progress.inFlight -= 1 }
         states[job] = .stored
+        unsettled.remove(job)
         progress.stored += 1
         if failures[job] != nil { progress.failed += 1 }
-        pending.removeAll { $0 == job }
         if !journaled { journal?.write(Data("stored \(plan.batch) \(job)\n".utf8)) }
     }
 
-    /// Gives the next pending job to a worker that asked, or tells it to wait or stop.
+    /// Gives pending jobs to a worker that asked, as many as its credit, or tells it to stop.
     mutating func dispatch(to worker: [UInt8], now: ContinuousClock.Instant, router: ZMQSocket) throws {
-        while let job = pending.first {
-            pending.removeFirst()
+        guard var info = workers[worker] else { return }
+        while info.credit > 0, let job = pending.next() {
             guard case .pending = states[job] else { continue }
             attempts[job] += 1
             var message = plan.jobs[job]
             message.attempt = attempts[job]
             states[job] = .assigned(worker: worker, since: now)
-            workers[worker]?.job = job
+            unsettled.insert(job)
+            info.jobs.insert(job)
+            info.credit -= 1
             progress.inFlight += 1
-            idle.removeAll { $0 == worker }
             try router.send([worker, WireMessage.job(message).encoded()], dontWait: true)
-            return
         }
+        workers[worker] = info
+        idle.removeAll { $0 == worker }
         if progress.isComplete {
             try router.send([worker, WireMessage.drained.encoded()], dontWait: true)
-        } else if !idle.contains(worker) {
+        } else if info.credit > 0 {
             idle.append(worker)
         }
     }
 
     mutating func dispatchToIdleWorkers(now: ContinuousClock.Instant, router: ZMQSocket) throws {
-        while !pending.isEmpty, let worker = idle.first {
-            idle.removeFirst()
+        for worker in idle where !pending.isEmpty {
             try dispatch(to: worker, now: now, router: router)
         }
     }
@@ -156,17 +168,18 @@ struct CoordinatorState {
         for (id, worker) in workers where worker.lastSeen.duration(to: now) > configuration.silenceLimit {
             workers[id] = nil
             idle.removeAll { $0 == id }
-            if let job = worker.job, case .assigned(let owner, _) = states[job], owner == id {
+            for job in worker.jobs {
+                guard case .assigned(let owner, _) = states[job], owner == id else { continue }
                 progress.inFlight -= 1
                 try retry(job, because: "its worker \(worker.identity?.description ?? "?") went silent", now: now, sink: sink)
             }
         }
-        for job in states.indices {
+        for job in unsettled {
             switch states[job] {
             case .assigned(let owner, let since):
                 if let limit = job < plan.jobs.count ? plan.jobs[job].timeoutSeconds : nil,
                    since.duration(to: now) > .seconds(limit) + configuration.overrunGrace {
-                    workers[owner]?.job = nil
+                    workers[owner]?.jobs.remove(job)
                     progress.inFlight -= 1
                     try retry(job, because: "it overran its time limit of \(limit) s", now: now, sink: sink)
                 }
@@ -193,7 +206,8 @@ struct CoordinatorState {
         }
         progress.reissued += 1
         states[job] = .pending
-        pending.insert(job, at: 0)
+        unsettled.remove(job)
+        pending.retry(job)
     }
 
     mutating func sendFailure(_ job: Int, reason: String, now: ContinuousClock.Instant, sink: ZMQSocket) throws {
@@ -207,6 +221,7 @@ struct CoordinatorState {
         result.source = source.source
         result.error = reason
         states[job] = .awaitingStore(since: now)
+        unsettled.insert(job)
         try sink.send([WireMessage.result(result).encoded()], dontWait: true)
     }
 
@@ -214,6 +229,7 @@ struct CoordinatorState {
     mutating func reportInvalid(now: ContinuousClock.Instant, sink: ZMQSocket) throws {
         for result in plan.invalid where !isStored(result.job) {
             states[result.job] = .awaitingStore(since: now)
+            unsettled.insert(result.job)
             try sink.send([WireMessage.result(result).encoded()], dontWait: true)
         }
     }
@@ -221,5 +237,30 @@ struct CoordinatorState {
     func isStored(_ job: Int) -> Bool {
         if case .stored = states[job] { return true }
         return false
+    }
+}
+
+/// Jobs waiting for a worker: retries first (most recent first), then the rest in order. A job
+/// stored meanwhile stays in here and is skipped when its turn comes.
+struct PendingJobs {
+    private var queue: [Int] = []
+    private var head = 0
+    private var retries: [Int] = []
+
+    init(_ jobs: [Int] = []) {
+        queue = jobs
+    }
+
+    var isEmpty: Bool { retries.isEmpty && head == queue.count }
+
+    mutating func next() -> Int? {
+        if let job = retries.popLast() { return job }
+        guard head < queue.count else { return nil }
+        head += 1
+        return queue[head - 1]
+    }
+
+    mutating func retry(_ job: Int) {
+        retries.append(job)
     }
 }

@@ -82,17 +82,33 @@ enum ThreadClock {
 
 enum PeakMemory {
     static func reset() {
-        guard let file = fopen("/proc/self/clear_refs", "w") else { return }
-        fputs("5", file)
-        fclose(file)
+        let descriptor = open("/proc/self/clear_refs", O_WRONLY)
+        guard descriptor >= 0 else { return }
+        _ = write(descriptor, "5", 1)
+        close(descriptor)
     }
 
-    /// VmHWM from /proc/self/status, in bytes (0 where /proc is missing).
+    /// VmHWM from /proc/self/status, in bytes (0 where /proc is missing). Read with plain
+    /// system calls into a stack buffer: it runs after every job, trivial ones included.
     static func highWaterMarkBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return 0 }
-        let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) } ?? 0
-        return kilobytes * 1024
+        let descriptor = open("/proc/self/status", O_RDONLY)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            guard count > 0 else { return 0 }
+            let text = UnsafeBufferPointer(rebasing: buffer[..<count])
+            let key = Array("VmHWM:".utf8)
+            guard let start = (0...(max(0, count - key.count))).first(where: { index in
+                (index == 0 || text[index - 1] == 0x0A) && text[index..<(index + key.count)].elementsEqual(key)
+            }) else { return 0 }
+            var kilobytes = 0
+            var index = start + key.count
+            while index < count, text[index] != 0x0A {
+                if (0x30...0x39).contains(text[index]) { kilobytes = kilobytes * 10 + Int(text[index] - 0x30) }
+                index += 1
+            }
+            return kilobytes * 1024
+        }
     }
 }

@@ -4,7 +4,8 @@
 //   batches(id PK, started, host, cores, configuration, revision, solvers, jobs)
 //   results(batch, job, PK(batch, job), kind, puzzle, solver, source, status, moves, solution,
 //           cluster, error, attempt, worker, host, examined, enqueued, max_queue, states,
-//           memory_bytes, seconds, cpu_seconds, peak_rss_bytes, expected_moves, stored_at)
+//           memory_bytes, seconds, cpu_seconds, peak_rss_bytes, expected_moves,
+//           stored_at (Unix seconds))
 //
 // Re-issued jobs can deliver a result twice; `INSERT OR IGNORE` on the primary key keeps the
 // first and the sink counts the rest as duplicates. WAL mode, so `gridlock report` can read
@@ -44,7 +45,7 @@ public final class ResultStore: Sendable {
                     worker TEXT NOT NULL, host TEXT NOT NULL, examined INTEGER NOT NULL, enqueued INTEGER NOT NULL,
                     max_queue INTEGER NOT NULL, states INTEGER NOT NULL, memory_bytes INTEGER NOT NULL,
                     seconds REAL NOT NULL, cpu_seconds REAL NOT NULL, peak_rss_bytes INTEGER NOT NULL,
-                    expected_moves INTEGER, stored_at TEXT NOT NULL,
+                    expected_moves INTEGER, stored_at REAL NOT NULL,
                     PRIMARY KEY (batch, job));
                 """)
         }
@@ -63,15 +64,15 @@ public final class ResultStore: Sendable {
 
     /// Stores results; returns how many were new (the rest were duplicates).
     public func store(_ results: [JobResult]) throws -> Int {
-        let now = ISO8601DateFormatter().string(from: Date())
+        let now = Date().timeIntervalSince1970
         return try queue.write { db in
             var inserted = 0
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO results VALUES
+                (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             for result in results {
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO results VALUES
-                        (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                try statement.execute(
                     arguments: [
                         result.batch, result.job, result.kind, result.puzzle, result.solver, result.source,
                         result.status, result.moves, result.solution.joined(separator: ", "), result.cluster,

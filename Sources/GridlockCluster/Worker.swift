@@ -22,6 +22,10 @@ public enum Worker {
         /// Exit when the coordinator says the batch is drained (a batch's own workers do);
         /// otherwise keep asking, for the next batch.
         public var exitWhenDrained: Bool
+        /// How many jobs to hold at once (one solving, the rest queued), so that the next job is
+        /// already here when one finishes. More hides more latency but leaves more to re-issue
+        /// if this worker dies.
+        public var window = 4
 
         public init(coordinator: String, sink: String, identity: WorkerIdentity, exitWhenDrained: Bool) {
             self.coordinator = coordinator
@@ -59,39 +63,53 @@ public enum Worker {
             solver.close()
         }
 
-        var current: Int?
+        var queued: [(id: Int, frame: [UInt8])] = []
+        var solving: Int?
         var solved = 0
         var pendingResults: [[UInt8]] = []
+        var drained = false
         let clock = ContinuousClock()
         var lastBeat = clock.now
-        try coordinator.send([WireMessage.ready(configuration.identity).encoded()], dontWait: true)
+        func held() -> [Int] { (solving.map { [$0] } ?? []) + queued.map(\.id) }
+        func askForMore() throws {
+            let credit = configuration.window - held().count
+            if credit > 0 { try coordinator.send([WireMessage.ready(configuration.identity, credit: credit).encoded()], dontWait: true) }
+        }
+        try askForMore()
         while !stop.isStopped {
             let readable = try ZMQPoller.readable([coordinator, solver], timeout: WireProtocol.heartbeatInterval)
-            if readable[0], let frames = try coordinator.receive() {
-                switch frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil {
-                case .job(let job)? where current == nil:
-                    current = job.id
-                    try solver.send([frames[0]])
-                case .drained?:
-                    if configuration.exitWhenDrained, current == nil { return solved }
-                default:
-                    break  // A stray or malformed frame: dropped.
+            if readable[0] {
+                while let frames = try coordinator.receive() {
+                    switch frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil {
+                    case .job(let job)?:
+                        if !held().contains(job.id) { queued.append((job.id, frames[0])) }
+                        drained = false
+                    case .drained?:
+                        drained = true
+                    default:
+                        break  // A stray or malformed frame: dropped.
+                    }
                 }
             }
             if readable[1], let frames = try solver.receive() {
                 pendingResults.append(frames[0])
-                current = nil
+                solving = nil
                 solved += 1
             }
             while let result = pendingResults.first, try sink.send([result], dontWait: true) {
                 pendingResults.removeFirst()
             }
-            if readable[1], current == nil {
-                try coordinator.send([WireMessage.ready(configuration.identity).encoded()], dontWait: true)
-                lastBeat = clock.now
+            if solving == nil, !queued.isEmpty {
+                let next = queued.removeFirst()
+                solving = next.id
+                try solver.send([next.frame])
             }
+            if readable[1] { try askForMore() }
+            if drained, configuration.exitWhenDrained, held().isEmpty, pendingResults.isEmpty { return solved }
             if lastBeat.duration(to: clock.now) >= WireProtocol.heartbeatInterval {
-                try coordinator.send([WireMessage.heartbeat(configuration.identity, job: current).encoded()], dontWait: true)
+                try coordinator.send([WireMessage.heartbeat(configuration.identity, jobs: held()).encoded()], dontWait: true)
+                // An idle worker asks again: a restarted coordinator has forgotten the last ask.
+                if held().isEmpty, !drained { try askForMore() }
                 lastBeat = clock.now
             }
         }

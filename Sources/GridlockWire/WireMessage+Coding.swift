@@ -7,16 +7,17 @@ extension WireMessage {
         for byte in WireProtocol.magic { writer.byte(byte) }
         writer.byte(WireProtocol.version)
         switch self {
-        case .ready(let worker):
+        case .ready(let worker, let credit):
             writer.byte(Kind.ready.rawValue)
             worker.write(to: &writer)
+            writer.int(credit)
         case .job(let job):
             writer.byte(Kind.job.rawValue)
             job.write(to: &writer)
-        case .heartbeat(let worker, let job):
+        case .heartbeat(let worker, let jobs):
             writer.byte(Kind.heartbeat.rawValue)
             worker.write(to: &writer)
-            writer.optionalInt(job)
+            writer.list(jobs) { $0.int($1) }
         case .result(let result):
             writer.byte(Kind.result.rawValue)
             result.write(to: &writer)
@@ -45,11 +46,12 @@ extension WireMessage {
         let message: WireMessage
         switch kind {
         case .ready:
-            message = .ready(try WorkerIdentity(from: &reader))
+            message = .ready(try WorkerIdentity(from: &reader), credit: try reader.int())
         case .job:
             message = .job(try Job(from: &reader))
         case .heartbeat:
-            message = .heartbeat(try WorkerIdentity(from: &reader), job: try reader.optionalInt())
+            message = .heartbeat(
+                try WorkerIdentity(from: &reader), jobs: try reader.list { (reader) throws(WireError) in try reader.int() })
         case .result:
             message = .result(try JobResult(from: &reader))
         case .stored:

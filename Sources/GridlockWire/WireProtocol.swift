@@ -8,7 +8,9 @@
 //   sink    <--syncRequest------------  coordinator
 //
 // A frame: "GL", the version byte, the kind byte, then the fields (WireCodec.swift). Workers
-// ask for work (`ready`) so the coordinator gives jobs only to idle workers; a job is done when
+// ask for work (`ready`, with a credit: how many more jobs they can queue) so the coordinator
+// gives jobs only to workers that asked, and a small queue per worker hides the round trip
+// between two jobs. Heartbeats list the jobs a worker holds; a job is done when
 // the sink says it is `stored`, not when a worker says it finished, so a result lost on the way
 // is re-issued and a duplicate is dropped by the sink.
 
@@ -118,12 +120,12 @@ public struct JobResult: Sendable, Hashable {
 }
 
 public enum WireMessage: Sendable, Hashable {
-    /// Worker to coordinator: idle, send me a job.
-    case ready(WorkerIdentity)
+    /// Worker to coordinator: I can take `credit` more jobs now (beyond the ones I hold).
+    case ready(WorkerIdentity, credit: Int)
     /// Coordinator to worker.
     case job(Job)
-    /// Worker to coordinator: still alive, solving `job` (nil when idle).
-    case heartbeat(WorkerIdentity, job: Int?)
+    /// Worker to coordinator: still alive, holding these jobs (queued or being solved).
+    case heartbeat(WorkerIdentity, jobs: [Int])
     /// Worker to sink.
     case result(JobResult)
     /// Sink to coordinator: these jobs of the batch are stored for good.

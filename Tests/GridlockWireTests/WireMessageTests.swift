@@ -25,13 +25,13 @@ struct WireMessageTests {
     }
 
     static let messages: [WireMessage] = [
-        .ready(worker),
+        .ready(worker, credit: 4),
         .job(Job(batch: "b-1", id: 0, attempt: 1, kind: "rushhour", puzzle: "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419",
                  solver: "bfs", maxStates: 50_000_000, timeoutSeconds: 2.5)),
         .job(Job(batch: "ünïcode ✓", id: Int.max, attempt: 9, kind: "rushhour", puzzle: "..B...\nAAB..>", solver: "reference",
                  maxStates: 1, timeoutSeconds: nil)),
-        .heartbeat(worker, job: 17),
-        .heartbeat(worker, job: nil),
+        .heartbeat(worker, jobs: [17, 18]),
+        .heartbeat(worker, jobs: []),
         .result(sampleResult),
         .result(JobResult(batch: "b", job: -1, attempt: 0, worker: worker, status: "failed")),
         .stored(batch: "b-1", jobs: [0, 1, 2, 1_000_000, -5]),
