@@ -56,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockCLITests",
-            dependencies: ["gridlock"]
+            dependencies: ["gridlock", "ZeroMQ", "GridlockWire"]
         ),
     ]
 )

@@ -57,6 +57,8 @@ public enum Coordinator {
         public var storeTimeout: Duration = .seconds(10)
         /// Where stored job numbers are appended, so a restart does not ask for them again.
         public var journal: String?
+        /// How long to wait for the sink to say what it already stores before handing out jobs.
+        public var syncWait: Duration = .seconds(5)
 
         public init(bind: String, sink: @escaping @Sendable () -> String) {
             self.bind = bind

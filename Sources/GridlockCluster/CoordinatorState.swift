@@ -19,6 +19,10 @@ struct CoordinatorState {
         var jobs: Set<Int> = []
         /// How many more jobs it asked for.
         var credit = 0
+        /// The job it is solving (first in its heartbeat) and since when: only the running job
+        /// can overrun, not the ones queued behind it.
+        var running: Int?
+        var runningSince: ContinuousClock.Instant?
     }
 
     /// A job missing from its worker's heartbeat counts as finished only after this long: the
@@ -39,8 +43,12 @@ struct CoordinatorState {
     /// Workers with credit left, in the order they asked.
     var idle: [[UInt8]] = []
     var progress = CoordinatorProgress()
+    var syncRequested = false
+    /// Whether the sink has said what it already stores; jobs wait for that (or `syncWait`).
     var syncedWithSink = false
     var journal: FileHandle?
+
+    let started = ContinuousClock().now
 
     init(plan: BatchPlan, configuration: Coordinator.Configuration) {
         self.plan = plan
@@ -92,6 +100,10 @@ struct CoordinatorState {
         case .heartbeat(let identity, let held):
             var worker = workers[sender] ?? WorkerInfo(identity: identity, lastSeen: now)
             worker.lastSeen = now
+            if held.first != worker.running {
+                worker.running = held.first
+                worker.runningSince = now
+            }
             let stillHeld = Set(held)
             for job in worker.jobs where !stillHeld.contains(job) {
                 guard case .assigned(let owner, let since) = states[job], owner == sender else {
@@ -108,9 +120,10 @@ struct CoordinatorState {
         case .stored(let batch, let jobs):
             guard batch == plan.batch else { return }
             for job in jobs where job >= 0 && job < states.count { markStored(job, journaled: false) }
+            if jobs.isEmpty, syncRequested { syncedWithSink = true }
         case .sinkHello:
-            if !syncedWithSink {
-                syncedWithSink = true
+            if !syncRequested {
+                syncRequested = true
                 try router.send([sender, WireMessage.syncRequest(batch: plan.batch).encoded()], dontWait: true)
             }
         case .job, .result, .syncRequest, .drained:
@@ -131,7 +144,7 @@ struct CoordinatorState {
     /// Gives pending jobs to a worker that asked, as many as its credit, or tells it to stop.
     mutating func dispatch(to worker: [UInt8], now: ContinuousClock.Instant, router: ZMQSocket) throws {
         guard var info = workers[worker] else { return }
-        while info.credit > 0, let job = pending.next() {
+        while info.credit > 0, mayDispatch(now: now), let job = pending.next() {
             guard case .pending = states[job] else { continue }
             attempts[job] += 1
             var message = plan.jobs[job]
@@ -150,6 +163,12 @@ struct CoordinatorState {
         } else if info.credit > 0 {
             idle.append(worker)
         }
+    }
+
+    /// Jobs go out once the sink has said what it stores, so that a restarted coordinator does
+    /// not solve them again; a sink that stays silent holds the batch up for `syncWait` at most.
+    func mayDispatch(now: ContinuousClock.Instant) -> Bool {
+        syncedWithSink || started.duration(to: now) > configuration.syncWait
     }
 
     mutating func dispatchToIdleWorkers(now: ContinuousClock.Instant, router: ZMQSocket) throws {
@@ -174,15 +193,16 @@ struct CoordinatorState {
                 try retry(job, because: "its worker \(worker.identity?.description ?? "?") went silent", now: now, sink: sink)
             }
         }
+        for (id, worker) in workers {
+            guard let job = worker.running, let since = worker.runningSince, job < plan.jobs.count,
+                  let limit = plan.jobs[job].timeoutSeconds,
+                  since.duration(to: now) > .seconds(limit) + configuration.overrunGrace,
+                  case .assigned(let owner, _) = states[job], owner == id
+            else { continue }
+            try overrun(job, on: id, limit: limit, now: now, sink: sink)
+        }
         for job in unsettled {
             switch states[job] {
-            case .assigned(let owner, let since):
-                if let limit = job < plan.jobs.count ? plan.jobs[job].timeoutSeconds : nil,
-                   since.duration(to: now) > .seconds(limit) + configuration.overrunGrace {
-                    workers[owner]?.jobs.remove(job)
-                    progress.inFlight -= 1
-                    try retry(job, because: "it overran its time limit of \(limit) s", now: now, sink: sink)
-                }
             case .awaitingStore(let since) where since.duration(to: now) > configuration.storeTimeout:
                 if job >= plan.jobs.count {
                     try reportInvalid(now: now, sink: sink)
@@ -196,6 +216,22 @@ struct CoordinatorState {
             }
         }
         progress.liveWorkers = workers.count
+    }
+
+    /// The worker is stuck on `job`, and the jobs queued behind it would wait forever:
+    /// re-issue them all, and stop counting on that worker until it asks again.
+    mutating func overrun(_ job: Int, on owner: [UInt8], limit: Double, now: ContinuousClock.Instant, sink: ZMQSocket) throws {
+        let queuedBehind = workers[owner]?.jobs.subtracting([job]) ?? []
+        workers[owner] = nil
+        idle.removeAll { $0 == owner }
+        progress.inFlight -= 1
+        try retry(job, because: "it overran its time limit of \(limit) s", now: now, sink: sink)
+        for other in queuedBehind {
+            guard case .assigned(let holder, _) = states[other], holder == owner else { continue }
+            progress.inFlight -= 1
+            attempts[other] -= 1  // Not its own fault: this try does not count.
+            try retry(other, because: "it waited behind an overrun job", now: now, sink: sink)
+        }
     }
 
     mutating func retry(_ job: Int, because reason: String, now: ContinuousClock.Instant, sink: ZMQSocket) throws {

@@ -28,6 +28,10 @@ public enum JobRunner {
             result.error = "unknown solver '\(job.solver)'; this worker has \(RushHourSolvers.names.joined(separator: ", "))"
             return result
         }
+        if FaultInjection.hangsOn(job) {
+            // A job that ignores its time limit, for the poison-job test: sleeps until killed.
+            while true { sleep(60) }
+        }
         PeakMemory.reset()
         let cpuStart = ThreadClock.cpuSeconds()
         let clock = ContinuousClock()
@@ -110,5 +114,16 @@ enum PeakMemory {
             }
             return kilobytes * 1024
         }
+    }
+}
+
+/// Faults on request, for the reliability tests: with GRIDLOCK_FAULT_INJECTION=hang-on-poison,
+/// a worker hangs for good on any puzzle whose text contains POISON, ignoring its time limit.
+/// Off unless that variable is set.
+enum FaultInjection {
+    static let mode = ProcessInfo.processInfo.environment["GRIDLOCK_FAULT_INJECTION"]
+
+    static func hangsOn(_ job: Job) -> Bool {
+        mode == "hang-on-poison" && job.puzzle.contains("POISON")
     }
 }

@@ -106,5 +106,7 @@ public enum Sink {
             let chunk = Array(stored[start..<min(start + 10_000, stored.count)])
             try coordinator.send([WireMessage.stored(batch: batch, jobs: chunk).encoded()], dontWait: true)
         }
+        // An empty list ends the answer: the coordinator now knows everything that is stored.
+        try coordinator.send([WireMessage.stored(batch: batch, jobs: []).encoded()], dontWait: true)
     }
 }

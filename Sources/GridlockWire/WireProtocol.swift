@@ -128,7 +128,8 @@ public enum WireMessage: Sendable, Hashable {
     case heartbeat(WorkerIdentity, jobs: [Int])
     /// Worker to sink.
     case result(JobResult)
-    /// Sink to coordinator: these jobs of the batch are stored for good.
+    /// Sink to coordinator: these jobs of the batch are stored for good. An empty list ends
+    /// the answer to a `syncRequest`.
     case stored(batch: String, jobs: [Int])
     /// Sink to coordinator: I am here (so a restarted coordinator can ask what is stored).
     case sinkHello

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import GridlockCluster
+import GridlockCore
 import GridlockWire
 import ZeroMQ
 
@@ -128,9 +129,16 @@ struct CoordinatorCommand: ParsableCommand {
     @Option(help: "Attempts before a job is recorded as failed.")
     var attempts = 3
 
+    @Option(help: "Seconds without a heartbeat after which a worker is presumed dead and its jobs re-issued.")
+    var silenceLimit = Double(seconds: WireProtocol.workerSilenceLimit)
+
+    @Option(help: "Seconds a finished job may wait for the sink's acknowledgement before it is re-issued.")
+    var storeTimeout = 10.0
+
     func validate() throws {
         try jobOptions.validate()
         guard attempts >= 1 else { throw ValidationError("--attempts must be at least 1") }
+        guard silenceLimit > 0, storeTimeout > 0 else { throw ValidationError("--silence-limit and --store-timeout must be positive") }
     }
 
     func run() throws {
@@ -145,13 +153,15 @@ struct CoordinatorCommand: ParsableCommand {
         var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint })
         configuration.maxAttempts = attempts
         configuration.journal = journal
+        configuration.silenceLimit = .seconds(silenceLimit)
+        configuration.storeTimeout = .seconds(storeTimeout)
         let progress = ProgressLine(total: plan.total)
         let final = try Coordinator.run(
             plan, configuration, context: context, stop: stop,
             bound: { StandardError.write("coordinator: bound \($0), \(plan.total) jobs\n") },
             progress: { progress.show($0, sink: SinkCounters()) })
         progress.finish()
-        StandardError.write("coordinator: \(final.stored) of \(final.total) stored, \(final.failed) failed, \(final.reissued) re-issued\n")
+        StandardError.write("coordinator: \(final.stored) of \(final.total) stored, \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed and \(final.dropped.unexpected) unexpected frames dropped\n")
         context.terminate()
         if !final.isComplete { throw ExitCode(2) }
     }

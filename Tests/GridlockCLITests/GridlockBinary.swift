@@ -46,10 +46,13 @@ enum GridlockBinary {
 
 extension GridlockBinary {
     /// Starts the binary in the background; its output is discarded.
-    static func start(_ arguments: [String]) throws -> Process {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = repository
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

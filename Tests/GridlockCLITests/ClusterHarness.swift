@@ -1,0 +1,84 @@
+// Real roles as real processes on ipc:// endpoints in a private directory, for the reliability
+// tests: start, kill, restart, and read what the sink stored.
+
+import Foundation
+import Testing
+
+final class ClusterHarness {
+    let directory: URL
+    let jobs: String
+    let results: String
+    let database: String
+    let journal: String
+    var sink: Process?
+    var coordinator: Process?
+    var workers: [Process] = []
+
+    init() throws {
+        directory = try BatchCommandTests.temporaryDirectory()
+        jobs = "ipc://\(directory.path)/jobs"
+        results = "ipc://\(directory.path)/results"
+        database = directory.appendingPathComponent("results.sqlite").path
+        journal = directory.appendingPathComponent("coordinator.journal").path
+    }
+
+    deinit {
+        for process in workers + [sink, coordinator].compactMap({ $0 }) where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
+    /// Writes `lines` to a puzzle file and returns its path.
+    func write(_ lines: [String], to name: String = "jobs.txt") throws -> String {
+        let file = directory.appendingPathComponent(name)
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// Lines of the bundled database sample, every `step`-th from `start`.
+    static func sample(count: Int, start: Int = 0, step: Int = 1) throws -> [String] {
+        let text = try String(
+            contentsOfFile: GridlockBinary.repository.appendingPathComponent("data/rushhour/rush_18k.txt").path, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        return stride(from: start, to: lines.count, by: step).prefix(count).map { lines[$0] }
+    }
+
+    func startSink() throws {
+        sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database])
+    }
+
+    func startCoordinator(_ file: String, extra: [String] = []) throws {
+        coordinator = try GridlockBinary.start([
+            "coordinator", file, "--batch", "test", "--bind", jobs, "--sink", results, "--journal", journal,
+        ] + extra)
+    }
+
+    func startWorkers(_ count: Int, environment: [String: String] = [:]) throws {
+        for _ in 0..<count {
+            workers.append(try GridlockBinary.start(
+                ["worker", "--coordinator", jobs, "--sink", results, "--exit-when-drained"], environment: environment))
+        }
+    }
+
+    /// Waits for the coordinator to finish the batch, then stops the sink cleanly.
+    func finish(seconds: Double = 120) throws {
+        try GridlockBinary.wait(coordinator!, seconds: seconds)
+        #expect(coordinator!.terminationStatus == 0)
+        kill(sink!.processIdentifier, SIGTERM)
+        try GridlockBinary.wait(sink!, seconds: 10)
+    }
+
+    /// Every stored row by job, checking that none is stored twice.
+    func rows() throws -> [Int: [String: Any]] {
+        try BatchCommandTests.export(database)
+    }
+
+    /// Checks every job of `lines` was stored once with the file's move count.
+    func expectAllStored(_ lines: [String]) throws {
+        let rows = try rows()
+        #expect(rows.count == lines.count)
+        for (index, line) in lines.enumerated() {
+            #expect(rows[index]?["moves"] as? Int == Int(line.split(separator: " ")[0]), "job \(index)")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+// What happens when machines misbehave: a sink or coordinator killed and restarted, a job that
+// hangs every time, and junk sent to every bound socket. Nothing lost, nothing doubled.
+
+import Foundation
+import GridlockWire
+import Testing
+import ZeroMQ
+
+@Suite("Cluster reliability", .serialized)
+struct ClusterReliabilityTests {
+    /// Puzzles of 20-30 moves: each takes milliseconds in a debug build, so a batch of a few
+    /// hundred is still running when the test pulls the plug.
+    static func mediumLines(_ count: Int) throws -> [String] {
+        try ClusterHarness.sample(count: count, start: 9_000, step: 7)
+    }
+
+    @Test("the sink killed and restarted mid-batch: nothing lost, nothing doubled")
+    func sinkRestart() throws {
+        let cluster = try ClusterHarness()
+        let lines = try Self.mediumLines(400)
+        try cluster.startSink()
+        try cluster.startCoordinator(try cluster.write(lines), extra: ["--store-timeout", "2"])
+        try cluster.startWorkers(2)
+        Thread.sleep(forTimeInterval: 1.0)
+        #expect(cluster.coordinator!.isRunning, "the batch should still be running")
+        kill(cluster.sink!.processIdentifier, SIGKILL)
+        try GridlockBinary.wait(cluster.sink!, seconds: 5)
+        Thread.sleep(forTimeInterval: 0.5)
+        try cluster.startSink()
+        try cluster.finish()
+        try cluster.expectAllStored(lines)
+    }
+
+    @Test("the coordinator killed and restarted mid-batch completes without re-solving stored jobs")
+    func coordinatorRestart() throws {
+        let cluster = try ClusterHarness()
+        let lines = try Self.mediumLines(400)
+        let file = try cluster.write(lines)
+        try cluster.startSink()
+        try cluster.startCoordinator(file)
+        try cluster.startWorkers(2)
+        Thread.sleep(forTimeInterval: 1.0)
+        #expect(cluster.coordinator!.isRunning, "the batch should still be running")
+        kill(cluster.coordinator!.processIdentifier, SIGKILL)
+        try GridlockBinary.wait(cluster.coordinator!, seconds: 5)
+        let storedBefore = try cluster.rows()
+        try cluster.startCoordinator(file)
+        try cluster.finish()
+        try cluster.expectAllStored(lines)
+        // Jobs stored before the restart keep their first result: attempt 1, same worker.
+        let after = try cluster.rows()
+        for (job, row) in storedBefore {
+            #expect(after[job]?["worker"] as? String == row["worker"] as? String)
+            #expect(after[job]?["attempts"] as? Int == row["attempts"] as? Int)
+        }
+        #expect(storedBefore.count > 0 && storedBefore.count < lines.count)
+    }
+
+    @Test("a job that hangs every time ends as failed after its attempts, with the reason; the rest completes")
+    func poisonJob() throws {
+        let cluster = try ClusterHarness()
+        var lines = try ClusterHarness.sample(count: 60, start: 3_000, step: 3)
+        let poisonIndex = 10
+        lines[poisonIndex] += " POISON"
+        try cluster.startSink()
+        try cluster.startCoordinator(try cluster.write(lines), extra: ["--timeout", "0.5", "--attempts", "2"])
+        try cluster.startWorkers(3, environment: ["GRIDLOCK_FAULT_INJECTION": "hang-on-poison"])
+        try cluster.finish(seconds: 60)
+        let rows = try cluster.rows()
+        #expect(rows.count == lines.count)
+        let poison = try #require(rows[poisonIndex])
+        #expect(poison["status"] as? String == "failed")
+        #expect((poison["error"] as? String)?.contains("overran its time limit of 0.5 s") == true)
+        #expect((poison["error"] as? String)?.contains("2 attempts") == true)
+        for (job, row) in rows where job != poisonIndex {
+            #expect(row["status"] as? String == "solved", "job \(job): \(row)")
+        }
+    }
+
+    @Test("10,000 random and truncated frames to every bound socket: no crash, and the batch goes on")
+    func junkFrames() throws {
+        let cluster = try ClusterHarness()
+        let lines = try ClusterHarness.sample(count: 300, start: 500, step: 5)
+        try cluster.startSink()
+        try cluster.startCoordinator(try cluster.write(lines))
+        try cluster.startWorkers(1)
+        let context = try ZMQContext()
+        let coordinator = try ZMQSocket(context, .dealer)
+        try coordinator.set(.lingerMilliseconds(0))
+        try coordinator.connect(cluster.jobs)
+        let sink = try ZMQSocket(context, .push)
+        try sink.set(.lingerMilliseconds(0))
+        try sink.connect(cluster.results)
+        var state: UInt64 = 42
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let valid = WireMessage.stored(batch: "test", jobs: [1, 2, 3]).encoded()
+        for round in 0..<10_000 {
+            var frames: [[UInt8]] = (0..<Int(1 + next() % 3)).map { _ in (0..<Int(next() % 48)).map { _ in UInt8(truncatingIfNeeded: next()) } }
+            if round % 3 == 0 { frames = [Array(valid.prefix(Int(next() % UInt64(valid.count))))] }
+            if round % 5 == 0, !frames[0].isEmpty { frames[0].replaceSubrange(0..<min(4, frames[0].count), with: [0x47, 0x4C, 1, UInt8(next() % 10)].prefix(min(4, frames[0].count))) }
+            _ = try coordinator.send(frames, dontWait: true)
+            _ = try sink.send(frames, dontWait: true)
+        }
+        coordinator.close()
+        sink.close()
+        context.terminate()
+        try cluster.finish()
+        #expect(cluster.sink!.terminationStatus == 0)
+        try cluster.expectAllStored(lines)
+    }
+}
