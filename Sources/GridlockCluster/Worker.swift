@@ -26,6 +26,7 @@ public enum Worker {
         /// already here when one finishes. More hides more latency but leaves more to re-issue
         /// if this worker dies.
         public var window = 4
+        public var heartbeatInterval = WireProtocol.heartbeatInterval
 
         public init(coordinator: String, sink: String, identity: WorkerIdentity, exitWhenDrained: Bool) {
             self.coordinator = coordinator
@@ -77,7 +78,7 @@ public enum Worker {
         }
         try askForMore()
         while !stop.isStopped {
-            let readable = try ZMQPoller.readable([coordinator, solver], timeout: WireProtocol.heartbeatInterval)
+            let readable = try ZMQPoller.readable([coordinator, solver], timeout: configuration.heartbeatInterval)
             if readable[0] {
                 while let frames = try coordinator.receive() {
                     switch frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil {
@@ -106,7 +107,7 @@ public enum Worker {
             }
             if readable[1] { try askForMore() }
             if drained, configuration.exitWhenDrained, held().isEmpty, pendingResults.isEmpty { return solved }
-            if lastBeat.duration(to: clock.now) >= WireProtocol.heartbeatInterval {
+            if lastBeat.duration(to: clock.now) >= configuration.heartbeatInterval {
                 try coordinator.send([WireMessage.heartbeat(configuration.identity, jobs: held()).encoded()], dontWait: true)
                 // An idle worker asks again: a restarted coordinator has forgotten the last ask.
                 if held().isEmpty, !drained { try askForMore() }

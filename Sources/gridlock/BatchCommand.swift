@@ -50,7 +50,8 @@ struct BatchCommand: ParsableCommand {
         let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
         let name = batch ?? "batch-" + ISO8601DateFormatter().string(from: Date())
         let plan = BatchPlanner.plan(
-            batch: name, inputs: inputs, solvers: jobOptions.solverNames, maxStates: jobOptions.maxStates,
+            batch: name, inputs: inputs, solvers: jobOptions.solverNames,
+            maxStates: jobOptions.maxStates ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: jobOptions.timeout)
         guard plan.total > 0 else { throw ValidationError("no puzzles in the input") }
         let store = try ResultStore(path: db)
@@ -73,8 +74,8 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Comma-separated solvers; one job per puzzle and solver (\(RushHourSolvers.names.joined(separator: ", "))).")
     var solver = "bfs"
 
-    @Option(help: "Stop a search (status cutoff) once it holds this many states.")
-    var maxStates = SolveOptions.defaultMaxStates
+    @Option(help: "Stop a search (status cutoff) once it holds this many states (default \(SolveOptions.defaultMaxStates)).")
+    var maxStates: Int?
 
     @Option(help: "Stop a search (status cutoff) after this many seconds; the coordinator re-issues a job whose worker overruns it.")
     var timeout: Double?
@@ -85,7 +86,7 @@ struct JobOptions: ParsableArguments {
         for name in solverNames where RushHourSolvers.named(name) == nil {
             throw ValidationError("unknown solver '\(name)'; choose from \(RushHourSolvers.names.joined(separator: ", "))")
         }
-        guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
+        if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 }

@@ -18,25 +18,34 @@ struct WorkerCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The coordinator's jobs endpoint.")
-    var coordinator: String
+    @Option(help: "A config file (see config/gridlock.conf); flags override it.")
+    var config: String?
 
-    @Option(help: "The sink's results endpoint.")
-    var sink: String
+    @Option(help: "The coordinator's jobs endpoint (config: coordinator.endpoint).")
+    var coordinator: String?
 
-    @Option(help: "Worker processes to run (each solves one job at a time).")
-    var processes = 1
+    @Option(help: "The sink's results endpoint (config: sink.endpoint).")
+    var sink: String?
+
+    @Option(help: "Worker processes to run, each solving one job at a time (config: worker.processes; default 1).")
+    var processes: Int?
+
+    @Option(help: "Jobs each process holds at once (config: worker.window; default 4).")
+    var window: Int?
 
     @Flag(help: "Exit when the coordinator says the batch is done (otherwise wait for the next).")
     var exitWhenDrained = false
 
-    func validate() throws {
-        guard processes >= 1 else { throw ValidationError("--processes must be at least 1") }
-    }
-
     func run() throws {
+        let file = try ConfigFile.load(config)
+        let coordinator = try ConfigFile.require(self.coordinator, file, "coordinator.endpoint", flag: "--coordinator")
+        let sink = try ConfigFile.require(self.sink, file, "sink.endpoint", flag: "--sink")
+        let processes = self.processes ?? file.int("worker.processes") ?? 1
+        let window = self.window ?? file.int("worker.window") ?? 4
+        guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
         guard processes == 1 else {
-            var arguments = ["worker", "--coordinator", coordinator, "--sink", sink]
+            var arguments = ["worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
+            if let config { arguments += ["--config", config] }
             if exitWhenDrained { arguments.append("--exit-when-drained") }
             let children = try (0..<processes).map { _ in
                 let process = Process()
@@ -52,8 +61,10 @@ struct WorkerCommand: ParsableCommand {
         let context = try ZMQContext()
         let stop = StopFlag()
         TerminationSignals.forward(to: stop)
-        let configuration = Worker.Configuration(
+        var configuration = Worker.Configuration(
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)
+        configuration.window = window
+        if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
         _ = try Worker.run(configuration, context: context, stop: stop)
         context.terminate()
     }
@@ -69,21 +80,26 @@ struct SinkCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The results endpoint to bind.")
-    var bind = "tcp://*:5556"
+    @Option(help: "A config file (see config/gridlock.conf); flags override it.")
+    var config: String?
 
-    @Option(help: "The coordinator's jobs endpoint.")
-    var coordinator: String
+    @Option(help: "The results endpoint to bind (config: sink.bind; default tcp://*:5556).")
+    var bind: String?
 
-    @Option(help: "The SQLite results file.")
-    var db = "gridlock-results.sqlite"
+    @Option(help: "The coordinator's jobs endpoint (config: coordinator.endpoint).")
+    var coordinator: String?
+
+    @Option(help: "The SQLite results file (config: sink.database; default gridlock-results.sqlite).")
+    var db: String?
 
     func run() throws {
-        let store = try ResultStore(path: db)
+        let file = try ConfigFile.load(config)
+        let endpoint = try ConfigFile.require(coordinator, file, "coordinator.endpoint", flag: "--coordinator")
+        let bind = self.bind ?? file.string("sink.bind") ?? "tcp://*:5556"
+        let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
         let context = try ZMQContext()
         let stop = StopFlag()
         TerminationSignals.forward(to: stop)
-        let endpoint = coordinator
         let counters = Shared(SinkCounters())
         try Sink.run(
             Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store),
@@ -114,11 +130,14 @@ struct CoordinatorCommand: ParsableCommand {
 
     @OptionGroup var jobOptions: JobOptions
 
-    @Option(help: "The jobs endpoint to bind.")
-    var bind = "tcp://*:5555"
+    @Option(help: "A config file (see config/gridlock.conf); flags override it.")
+    var config: String?
 
-    @Option(help: "The sink's results endpoint (failed and invalid jobs are reported there).")
-    var sink: String
+    @Option(help: "The jobs endpoint to bind (config: coordinator.bind; default tcp://*:5555).")
+    var bind: String?
+
+    @Option(help: "The sink's results endpoint, where failed and invalid jobs are reported (config: sink.endpoint).")
+    var sink: String?
 
     @Option(help: "The batch's name; workers and the sink file results under it.")
     var batch: String
@@ -126,35 +145,36 @@ struct CoordinatorCommand: ParsableCommand {
     @Option(help: "Append stored job numbers here, to resume after a restart.")
     var journal: String?
 
-    @Option(help: "Attempts before a job is recorded as failed.")
-    var attempts = 3
+    @Option(help: "Attempts before a job is recorded as failed (config: coordinator.attempts; default 3).")
+    var attempts: Int?
 
-    @Option(help: "Seconds without a heartbeat after which a worker is presumed dead and its jobs re-issued.")
-    var silenceLimit = Double(seconds: WireProtocol.workerSilenceLimit)
+    @Option(help: "Seconds without a heartbeat before a worker is presumed dead (config: coordinator.silence_limit_s; default 3).")
+    var silenceLimit: Double?
 
-    @Option(help: "Seconds a finished job may wait for the sink's acknowledgement before it is re-issued.")
-    var storeTimeout = 10.0
+    @Option(help: "Seconds a finished job may wait for the sink's acknowledgement (config: coordinator.store_timeout_s; default 10).")
+    var storeTimeout: Double?
 
     func validate() throws {
         try jobOptions.validate()
-        guard attempts >= 1 else { throw ValidationError("--attempts must be at least 1") }
-        guard silenceLimit > 0, storeTimeout > 0 else { throw ValidationError("--silence-limit and --store-timeout must be positive") }
     }
 
     func run() throws {
+        let file = try ConfigFile.load(config)
+        let sinkEndpoint = try ConfigFile.require(sink, file, "sink.endpoint", flag: "--sink")
         let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
         let plan = BatchPlanner.plan(
-            batch: batch, inputs: inputs, solvers: jobOptions.solverNames, maxStates: jobOptions.maxStates,
-            timeoutSeconds: jobOptions.timeout)
+            batch: batch, inputs: inputs, solvers: jobOptions.solverNames,
+            maxStates: jobOptions.maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
+            timeoutSeconds: jobOptions.timeout ?? file.double("job.timeout_s"))
         let context = try ZMQContext()
         let stop = StopFlag()
         TerminationSignals.forward(to: stop)
-        let sinkEndpoint = sink
-        var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint })
-        configuration.maxAttempts = attempts
+        var configuration = Coordinator.Configuration(bind: bind ?? file.string("coordinator.bind") ?? "tcp://*:5555", sink: { sinkEndpoint })
+        configuration.maxAttempts = attempts ?? file.int("coordinator.attempts") ?? 3
         configuration.journal = journal
-        configuration.silenceLimit = .seconds(silenceLimit)
-        configuration.storeTimeout = .seconds(storeTimeout)
+        configuration.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
+        configuration.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
+        guard configuration.maxAttempts >= 1 else { throw ValidationError("--attempts must be at least 1") }
         let progress = ProgressLine(total: plan.total)
         let final = try Coordinator.run(
             plan, configuration, context: context, stop: stop,
@@ -164,6 +184,25 @@ struct CoordinatorCommand: ParsableCommand {
         StandardError.write("coordinator: \(final.stored) of \(final.total) stored, \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed and \(final.dropped.unexpected) unexpected frames dropped\n")
         context.terminate()
         if !final.isComplete { throw ExitCode(2) }
+    }
+}
+
+/// Reading `--config`, and the rule that a flag beats the file.
+enum ConfigFile {
+    static func load(_ path: String?) throws -> ClusterConfig {
+        guard let path else { return ClusterConfig() }
+        do {
+            return try ClusterConfig.load(path: path)
+        } catch let problem as ClusterConfig.Problem {
+            throw ValidationError(problem.description)
+        }
+    }
+
+    static func require(_ flag: String?, _ file: ClusterConfig, _ key: String, flag name: String) throws -> String {
+        guard let value = flag ?? file.string(key) else {
+            throw ValidationError("give \(name), or `\(key)` in a --config file")
+        }
+        return value
     }
 }
 

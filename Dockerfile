@@ -1,0 +1,19 @@
+# Gridlock for real deployments: one image, three roles (see docker-compose.yml).
+#   docker build -t gridlock .
+FROM swift:6.1-bookworm AS build
+RUN apt-get update && apt-get install -y --no-install-recommends libzmq3-dev libsqlite3-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Tests ./Tests
+RUN swift build -c release --product gridlock
+
+FROM swift:6.1-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends libzmq5 libsqlite3-0 \
+    && rm -rf /var/lib/apt/lists/*
+COPY --from=build /src/.build/release/gridlock /usr/local/bin/gridlock
+COPY config /etc/gridlock
+COPY data /srv/gridlock/data
+WORKDIR /srv/gridlock
+ENTRYPOINT ["gridlock"]

@@ -1,0 +1,75 @@
+// The cluster's config file: `key = value` lines, `#` comments. Flags override it; it overrides
+// the built-in defaults. config/gridlock.conf documents every key.
+//
+//   coordinator.bind      = tcp://*:5555           where the coordinator listens for workers
+//   coordinator.endpoint  = tcp://coordinator:5555 where workers and the sink reach it
+//   sink.bind             = tcp://*:5556
+//   sink.endpoint         = tcp://sink:5556
+//   sink.database         = results.sqlite
+//   worker.processes      = 2
+//   worker.window         = 4
+//   worker.heartbeat_ms   = 250
+//   coordinator.silence_limit_s = 3        a worker silent this long is presumed dead
+//   coordinator.store_timeout_s = 10
+//   coordinator.attempts  = 3
+//   job.timeout_s         = 30
+//   job.max_states        = 50000000
+
+import Foundation
+
+public struct ClusterConfig: Sendable, Hashable {
+    public var values: [String: String] = [:]
+
+    public static let keys: Set<String> = [
+        "coordinator.bind", "coordinator.endpoint", "sink.bind", "sink.endpoint", "sink.database",
+        "worker.processes", "worker.window", "worker.heartbeat_ms", "coordinator.silence_limit_s",
+        "coordinator.store_timeout_s", "coordinator.attempts", "job.timeout_s", "job.max_states",
+    ]
+
+    public init() {}
+
+    /// Why a config file was refused: file, line and what is wrong.
+    public struct Problem: Error, CustomStringConvertible {
+        public var file: String
+        public var line: Int
+        public var message: String
+        public var description: String { "\(file):\(line): \(message)" }
+    }
+
+    public static func load(path: String) throws -> ClusterConfig {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Problem(file: path, line: 0, message: "cannot read the config file")
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws -> ClusterConfig {
+        var config = ClusterConfig()
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            let parts = trimmed.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[1].isEmpty else {
+                throw Problem(file: file, line: index + 1, message: "expected `key = value`, found `\(trimmed)`")
+            }
+            guard keys.contains(parts[0]) else {
+                throw Problem(
+                    file: file, line: index + 1,
+                    message: "unknown key `\(parts[0])`; known keys: \(keys.sorted().joined(separator: ", "))")
+            }
+            if parts[0].hasSuffix("_s") || parts[0].hasSuffix("_ms") || ["worker.processes", "worker.window", "coordinator.attempts", "job.max_states"].contains(parts[0]) {
+                guard let number = Double(parts[1]), number > 0 else {
+                    throw Problem(file: file, line: index + 1, message: "`\(parts[0])` must be a positive number, not `\(parts[1])`")
+                }
+                _ = number
+            }
+            config.values[parts[0]] = parts[1]
+        }
+        return config
+    }
+
+    public func string(_ key: String) -> String? { values[key] }
+    public func double(_ key: String) -> Double? { values[key].flatMap(Double.init) }
+    public func int(_ key: String) -> Int? { values[key].flatMap { Double($0) }.map { Int($0) } }
+}
