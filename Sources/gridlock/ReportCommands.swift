@@ -9,6 +9,20 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, markdown, csv, json
 }
 
+/// The database and batch that `report` and `export` read.
+struct DatabaseOptions: ParsableArguments {
+    @Argument(help: "The SQLite results file.")
+    var db: String
+
+    @Option(help: "Only this batch (default: all).")
+    var batch: String?
+
+    func open() throws -> ResultStore {
+        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
+        return try ResultStore(path: db)
+    }
+}
+
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
@@ -16,20 +30,15 @@ struct ReportCommand: ParsableCommand {
         discussion: "Example:\n  gridlock report gridlock-results.sqlite --format markdown"
     )
 
-    @Argument(help: "The SQLite results file.")
-    var db: String
-
-    @Option(help: "Only this batch (default: all).")
-    var batch: String?
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: "Table format: text, markdown, csv or json.")
     var format: ReportFormat = .text
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
-        let store = try ResultStore(path: db)
-        let environments = try store.batches().filter { batch == nil || $0.id == batch }
-        print(ReportPrinter.render(try store.rows(batch: batch), environment: environments, format: format))
+        let store = try database.open()
+        let environments = try store.batches().filter { database.batch == nil || $0.id == database.batch }
+        print(ReportPrinter.render(try store.rows(batch: database.batch), environment: environments, format: format))
     }
 }
 
@@ -37,14 +46,17 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Print every stored job, one JSON object per line.",
-        discussion: "Example:\n  gridlock export gridlock-results.sqlite --format jsonl > results.jsonl"
+        discussion: """
+            Keys: batch, job, kind, puzzle, source, solver, status, moves, expectedMoves, solution,
+            cluster, error, attempts, worker, host, examined, enqueued, maxQueue, statesStored,
+            memoryBytes, seconds, cpuSeconds, peakRSSBytes.
+
+            Example:
+              gridlock export gridlock-results.sqlite --format jsonl > results.jsonl
+            """
     )
 
-    @Argument(help: "The SQLite results file.")
-    var db: String
-
-    @Option(help: "Only this batch (default: all).")
-    var batch: String?
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: "Output format: jsonl.")
     var format = "jsonl"
@@ -54,57 +66,11 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for row in try ResultStore(path: db).rows(batch: batch) {
-            print(String(decoding: try encoder.encode(ExportedJob(row)), as: UTF8.self))
+        for row in try database.open().rows(batch: database.batch) {
+            print(String(decoding: try encoder.encode(row), as: UTF8.self))
         }
-    }
-}
-
-/// The exported shape of a job: the keys users rely on.
-struct ExportedJob: Encodable {
-    var batch: String
-    var job: Int
-    var puzzle: String
-    var source: String
-    var solver: String
-    var status: String
-    var moves: Int?
-    var expectedMoves: Int?
-    var solution: String
-    var cluster: Int?
-    var error: String?
-    var attempts: Int
-    var worker: String
-    var seconds: Double
-    var cpuSeconds: Double
-    var peakRSSBytes: Int
-    var examined: Int
-    var enqueued: Int
-    var memoryBytes: Int
-
-    init(_ row: StoredResult) {
-        batch = row.batch
-        job = row.job
-        puzzle = row.puzzle
-        source = row.source
-        solver = row.solver
-        status = row.status
-        moves = row.moves
-        expectedMoves = row.expectedMoves
-        solution = row.solution
-        cluster = row.cluster
-        error = row.error
-        attempts = row.attempts
-        worker = row.worker
-        seconds = row.seconds
-        cpuSeconds = row.cpuSeconds
-        peakRSSBytes = row.peakRSSBytes
-        examined = row.examined
-        enqueued = row.enqueued
-        memoryBytes = row.memoryBytes
     }
 }
 

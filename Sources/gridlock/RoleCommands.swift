@@ -58,15 +58,11 @@ struct WorkerCommand: ParsableCommand {
             return
         }
         let identity = WorkerIdentity(host: ProcessInfo.processInfo.hostName, pid: Int(getpid()))
-        let context = try ZMQContext()
-        let stop = StopFlag()
-        TerminationSignals.forward(to: stop)
         var configuration = Worker.Configuration(
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)
         configuration.window = window
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
-        _ = try Worker.run(configuration, context: context, stop: stop)
-        context.terminate()
+        _ = try RoleLifetime.run { context, stop in try Worker.run(configuration, context: context, stop: stop) }
     }
 }
 
@@ -97,17 +93,15 @@ struct SinkCommand: ParsableCommand {
         let endpoint = try ConfigFile.require(coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let bind = self.bind ?? file.string("sink.bind") ?? "tcp://*:5556"
         let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
-        let context = try ZMQContext()
-        let stop = StopFlag()
-        TerminationSignals.forward(to: stop)
         let counters = Shared(SinkCounters())
-        try Sink.run(
-            Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store),
-            context: context, stop: stop, counters: counters,
-            bound: { StandardError.write("sink: bound \($0), storing in \(store.path)\n") })
+        try RoleLifetime.run { context, stop in
+            try Sink.run(
+                Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store),
+                context: context, stop: stop, counters: counters,
+                bound: { StandardError.write("sink: bound \($0), storing in \(store.path)\n") })
+        }
         let final = counters.current
         StandardError.write("sink: \(final.stored) stored, \(final.duplicates) duplicates, \(final.dropped.malformed) malformed frames dropped\n")
-        context.terminate()
     }
 }
 
@@ -166,9 +160,6 @@ struct CoordinatorCommand: ParsableCommand {
             batch: batch, inputs: inputs, solvers: jobOptions.solverNames,
             maxStates: jobOptions.maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: jobOptions.timeout ?? file.double("job.timeout_s"))
-        let context = try ZMQContext()
-        let stop = StopFlag()
-        TerminationSignals.forward(to: stop)
         var configuration = Coordinator.Configuration(bind: bind ?? file.string("coordinator.bind") ?? "tcp://*:5555", sink: { sinkEndpoint })
         configuration.maxAttempts = attempts ?? file.int("coordinator.attempts") ?? 3
         configuration.journal = journal
@@ -176,13 +167,14 @@ struct CoordinatorCommand: ParsableCommand {
         configuration.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
         guard configuration.maxAttempts >= 1 else { throw ValidationError("--attempts must be at least 1") }
         let progress = ProgressLine(total: plan.total)
-        let final = try Coordinator.run(
-            plan, configuration, context: context, stop: stop,
-            bound: { StandardError.write("coordinator: bound \($0), \(plan.total) jobs\n") },
-            progress: { progress.show($0, sink: SinkCounters()) })
+        let final = try RoleLifetime.run { context, stop in
+            try Coordinator.run(
+                plan, configuration, context: context, stop: stop,
+                bound: { StandardError.write("coordinator: bound \($0), \(plan.total) jobs\n") },
+                progress: { progress.show($0, sink: SinkCounters()) })
+        }
         progress.finish()
         StandardError.write("coordinator: \(final.stored) of \(final.total) stored, \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed and \(final.dropped.unexpected) unexpected frames dropped\n")
-        context.terminate()
         if !final.isComplete { throw ExitCode(2) }
     }
 }
@@ -203,6 +195,18 @@ enum ConfigFile {
             throw ValidationError("give \(name), or `\(key)` in a --config file")
         }
         return value
+    }
+}
+
+/// A role's life: a ZeroMQ context, SIGINT and SIGTERM turned into a stop request, the role's
+/// loop, and the context closed after it (which waits for the role's sockets to close).
+enum RoleLifetime {
+    static func run<T>(_ body: (ZMQContext, StopFlag) throws -> T) throws -> T {
+        let context = try ZMQContext()
+        let stop = StopFlag()
+        TerminationSignals.forward(to: stop)
+        defer { context.terminate() }
+        return try body(context, stop)
     }
 }
 

@@ -37,6 +37,12 @@ struct RushHourValidationTests {
              code: "off-board", line: 1, column: nil, mentions: ["A", "row 3, column 7"]),
         Case(text: "{\"width\":9,\"height\":6,\"exit\":{\"side\":\"right\",\"row\":2},\"blocks\":[]}", code: "board-size", line: 1, column: nil, mentions: ["9x6"]),
         Case(text: "{\"width\":6,\"height\":6,\"blocks\":[]}", code: "bad-json", line: 1, column: nil, mentions: ["exit"]),
+        Case(text: "23 17", code: "no-board", line: 1, column: nil, mentions: ["BOARD"]),
+        Case(text: "1 2 ooooooooooooAAoooooooooooooooooooooo", code: "extra-text", line: 1, column: 1, mentions: ["'1'"]),
+        Case(text: "{\"width\":6,\"height\":6,\"exit\":{\"side\":\"right\",\"row\":2},\"blocks\":[{\"name\":\"AB\",\"orientation\":\"horizontal\",\"row\":2,\"column\":0}]}",
+             code: "bad-name", line: 1, column: nil, mentions: ["'AB'"]),
+        Case(text: "// only a comment", code: "empty", line: nil, column: nil, mentions: ["no puzzle"]),
+        Case(text: "ooooooooooooAAoooooooooooooooooooooo\nooooooooooooAAoooooooooooooooooooooo", code: "several-puzzles", line: nil, column: nil, mentions: ["2 puzzles"]),
         Case(text: "{\"width\":6,\"height\":6,\"exit\":{\"side\":\"right\",\"row\":7},\"blocks\":[{\"name\":\"A\",\"orientation\":\"horizontal\",\"row\":2,\"column\":0}]}",
              code: "exit-row", line: 1, column: nil, mentions: ["row 8"]),
     ]
@@ -83,6 +89,10 @@ struct RushHourValidationTests {
     @Test("more than 18 movable blocks is refused with the limit named")
     func tooManyBlocks() {
         let rows = ["AABBCC>", "DDEEFF", "GGHHII", "JJKKLL", "MMNNOO", "PPQQRR", "SSTT.."]
-        #expect(throws: PuzzleInputError.self) { try RushHourPuzzle.parse(rows.joined(separator: "\n")) }
+        #expect {
+            try RushHourPuzzle.parse(rows.joined(separator: "\n"))
+        } throws: { error in
+            (error as? PuzzleInputError)?.code == "too-many-blocks" && "\(error)".contains("up to 18")
+        }
     }
 }
