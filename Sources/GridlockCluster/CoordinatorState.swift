@@ -69,8 +69,8 @@ struct CoordinatorState {
                     markStored(job, journaled: true)
                 }
             }
-        } else {
-            FileManager.default.createFile(atPath: path, contents: nil)
+        } else if !FileManager.default.createFile(atPath: path, contents: nil) {
+            throw ClusterError("cannot create the journal \(path): check the directory exists and is writable")
         }
         journal = FileHandle(forWritingAtPath: path)
         journal?.seekToEndOfFile()

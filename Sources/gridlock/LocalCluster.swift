@@ -35,8 +35,7 @@ enum LocalCluster {
         let started = clock.now
         var processes: [Process] = []
         let progress = ProgressLine(total: plan.total)
-        var configuration = Coordinator.Configuration(bind: "tcp://127.0.0.1:*", sink: { endpoints.wait(for: "results") ?? "" })
-        configuration.journal = nil
+        let configuration = Coordinator.Configuration(bind: "tcp://127.0.0.1:*", sink: { endpoints.wait(for: "results") ?? "" })
         let final = try Coordinator.run(
             plan, configuration, context: context, stop: StopFlag(),
             bound: { jobs in

@@ -1,4 +1,5 @@
-// Telling a socket loop on another thread to finish: loops poll with a timeout and check this.
+// What threads of one process share: a stop request that socket loops check between polls,
+// a locked value, and a rendezvous for endpoints bound on wildcard ports.
 
 import Foundation
 
@@ -23,14 +24,6 @@ public final class Shared<Value: Sendable>: @unchecked Sendable {
     public var current: Value { lock.withLock { value } }
 
     public func update<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-}
-
-/// Counts of frames that could not be decoded, per role: counted and dropped, never fatal.
-public struct DropCounts: Sendable, Hashable {
-    public var malformed = 0
-    public var unexpected = 0
-
-    public init() {}
 }
 
 /// Endpoints that roles in one process publish once bound and wait for before connecting:
