@@ -20,8 +20,19 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
 
     public init() {}
 
+    /// The most goal states worth seeding a backward search with. Past it (open boards, where
+    /// the other blocks can be placed millions of ways) the backward side would cost more than
+    /// the forward search it is meant to shorten, so the solve is a plain forward BFS instead:
+    /// on data/samples/open8x8.txt that turned a 26x loss into a tie.
+    public static let goalSetBudget = 65_536
+
     public func solve(_ puzzle: RushHourPuzzle, options: SolveOptions) -> SolveResult {
         let geometry = RushHourGeometry(puzzle)
+        var goals: [UInt64] = []
+        let budget = min(Self.goalSetBudget, options.maxStates)
+        if geometry.forEachGoal(limit: budget, { goals.append($0) }) > budget {
+            return RushHourBFSSolver().solve(puzzle, options: options)
+        }
         var statistics = SearchStatistics()
         if geometry.isGoal(geometry.startKey) {
             statistics.countExamined(atLevel: 0)
@@ -32,15 +43,16 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
         var search = MeetingVisitor(prisoner: geometry.prisoner)
         _ = search.forward.table.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
         var frontiers = ([RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)], [UInt64]())
-        let goalCount = geometry.forEachGoal(limit: options.maxStates) { goal in
+        for goal in goals {
             _ = search.backward.table.insert(goal, tag: RushHourGeometry.rootTag)
             frontiers.1.append(RushHourGeometry.entry(goal, tag: RushHourGeometry.rootTag))
         }
+        let goalCount = goals.count
         statistics.countExamined(atLevel: 0)
         statistics.countEnqueued(atLevel: 0)
         statistics.enqueued += goalCount
         statistics.maxQueue = 1 + goalCount
-        var cutoff: CutoffReason? = goalCount > options.maxStates ? .maxStates : nil
+        var cutoff: CutoffReason?
         var depths = (forward: 0, backward: 0)
         var bytes = 0
 
