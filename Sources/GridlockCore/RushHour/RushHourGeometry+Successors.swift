@@ -11,8 +11,8 @@
 // so every successor is one add to the key and no per-cell test. Each visit is a state one
 // slide away: the visitor decides what to do with it (the solvers insert it in a StateTable).
 //
-// Tried and lost: a closure per successor (boxed captures and retain/release: 4x slower), and
-// testing the moved block's mask cell by cell (two extra loads and branches per step).
+// Tried and lost: a closure per successor (about 8% slower than this generic visitor on I-4),
+// and testing the moved block's mask cell by cell (two extra loads and branches per step).
 
 /// Receives the successors of a state.
 protocol SuccessorVisitor: ~Copyable {

@@ -10,13 +10,15 @@
 // a dozen successors for every state it stores, and nine in ten are already there, so the hit
 // path is what matters.
 //
-// Memory: 8 bytes a slot, the table grows by 1.25x at 4/5 full, so it holds 10 to 12.5 bytes per
-// stored state. Doubling would let that reach 20.
+// Memory: 8 bytes a slot; the table grows by 1.5x at 4/5 full, so it holds 10 to 15 bytes per
+// stored state. Doubling would let that reach 20. The first table is 64 KiB (8,192 slots): most
+// database clusters fit in it, and growing from small was measured to cost more than solving,
+// because linear probing just before each growth, at 4/5 full, does about 5x the probes.
 //
-// Tried and lost: slots holding a 4-byte index into an insertion-ordered entry array (which was
-// also the BFS queue). Smaller, but every hit took a second dependent read, and I-4 ran 3x slower.
-// Slot positions come from a multiply-high ("fastrange") rather than a mask, so the slot count
-// need not be a power of two.
+// Tried: slots holding a 4-byte index into an insertion-ordered entry array (which was also the
+// BFS queue). Smaller, but every hit takes a second dependent read, it was no faster on I-4, and
+// the index width caps a search at 2^27 states. Slot positions come from a multiply-high
+// ("fastrange") rather than a mask, so the slot count need not be a power of two.
 
 public struct StateTable: ~Copyable {
     public static let keyBits = 56
