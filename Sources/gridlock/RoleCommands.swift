@@ -18,8 +18,7 @@ struct WorkerCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "A config file (see config/gridlock.conf); flags override it.")
-    var config: String?
+    @OptionGroup var config: ConfigOptions
 
     @Option(help: "The coordinator's jobs endpoint (config: coordinator.endpoint).")
     var coordinator: String?
@@ -37,7 +36,7 @@ struct WorkerCommand: ParsableCommand {
     var exitWhenDrained = false
 
     func run() throws {
-        let file = try ConfigFile.load(config)
+        let file = try config.load()
         let coordinator = try ConfigFile.require(self.coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let sink = try ConfigFile.require(self.sink, file, "sink.endpoint", flag: "--sink")
         let processes = self.processes ?? file.int("worker.processes") ?? 1
@@ -45,7 +44,7 @@ struct WorkerCommand: ParsableCommand {
         guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
         guard processes == 1 else {
             var arguments = ["worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
-            if let config { arguments += ["--config", config] }
+            if let path = config.config { arguments += ["--config", path] }
             if exitWhenDrained { arguments.append("--exit-when-drained") }
             let children = try (0..<processes).map { _ in
                 let process = Process()
@@ -76,8 +75,7 @@ struct SinkCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "A config file (see config/gridlock.conf); flags override it.")
-    var config: String?
+    @OptionGroup var config: ConfigOptions
 
     @Option(help: "The results endpoint to bind (config: sink.bind; default tcp://*:5556).")
     var bind: String?
@@ -89,7 +87,7 @@ struct SinkCommand: ParsableCommand {
     var db: String?
 
     func run() throws {
-        let file = try ConfigFile.load(config)
+        let file = try config.load()
         let endpoint = try ConfigFile.require(coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let bind = self.bind ?? file.string("sink.bind") ?? "tcp://*:5556"
         let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
@@ -124,8 +122,7 @@ struct CoordinatorCommand: ParsableCommand {
 
     @OptionGroup var jobOptions: JobOptions
 
-    @Option(help: "A config file (see config/gridlock.conf); flags override it.")
-    var config: String?
+    @OptionGroup var config: ConfigOptions
 
     @Option(help: "The jobs endpoint to bind (config: coordinator.bind; default tcp://*:5555).")
     var bind: String?
@@ -153,7 +150,7 @@ struct CoordinatorCommand: ParsableCommand {
     }
 
     func run() throws {
-        let file = try ConfigFile.load(config)
+        let file = try config.load()
         let sinkEndpoint = try ConfigFile.require(sink, file, "sink.endpoint", flag: "--sink")
         let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
         let plan = BatchPlanner.plan(
@@ -179,17 +176,23 @@ struct CoordinatorCommand: ParsableCommand {
     }
 }
 
-/// Reading `--config`, and the rule that a flag beats the file.
-enum ConfigFile {
-    static func load(_ path: String?) throws -> ClusterConfig {
-        guard let path else { return ClusterConfig() }
+/// `--config FILE`, shared by the roles: the file's values, which the roles' own flags beat.
+struct ConfigOptions: ParsableArguments {
+    @Option(help: "A config file (see config/gridlock.conf); flags override it.")
+    var config: String?
+
+    func load() throws -> ClusterConfig {
+        guard let config else { return ClusterConfig() }
         do {
-            return try ClusterConfig.load(path: path)
+            return try ClusterConfig.load(path: config)
         } catch let problem as ClusterConfig.Problem {
             throw ValidationError(problem.description)
         }
     }
+}
 
+/// The rule that a flag beats the config file, for values with no default.
+enum ConfigFile {
     static func require(_ flag: String?, _ file: ClusterConfig, _ key: String, flag name: String) throws -> String {
         guard let value = flag ?? file.string(key) else {
             throw ValidationError("give \(name), or `\(key)` in a --config file")
