@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Puzzle models, move generation, search and statistics. No sockets, no files, no clocks
@@ -32,6 +33,7 @@ let package = Package(
             dependencies: [
                 "GridlockCore", "GridlockWire", "ZeroMQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // The command-line front end: parse, wire, run.

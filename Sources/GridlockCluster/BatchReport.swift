@@ -2,77 +2,126 @@
 // time percentiles, states examined, peak memory, and each variant's mean time as a ratio to
 // the first variant's; then throughput per worker and per host.
 //
-// Bands are the Unblocker guide's Unblock Me categories, by optimal moves (the solve's own
-// answer, or the file's expected answer when the solve gave none).
+// Rows stream in and fold into one `Group` per (solver, band): counts and sums, and an
+// HdrHistogram of times in microseconds (3 significant digits), so a table over millions of jobs
+// needs memory for the groups only, not the rows. Bands are the Unblocker guide's Unblock Me
+// categories, by optimal moves (the solve's own answer, or the file's when the solve gave none).
 
 import GridlockCore
+import Histogram
 
-public enum BatchReport {
+public struct BatchReport {
     public static let bands: [(name: String, range: ClosedRange<Int>)] = [
         ("14 or fewer", 0...14), ("Beginner 15-20", 15...20), ("Intermediate 21-25", 21...25),
         ("Advanced 26-30", 26...30), ("Expert 31+", 31...Int.max),
     ]
-
-    public static func band(of row: StoredResult) -> String {
-        guard let moves = row.moves ?? row.expectedMoves else { return row.status == "invalid" ? "invalid" : "unknown" }
-        if moves < 0 { return "unsolvable" }
-        return bands.first { $0.range.contains(moves) }?.name ?? "unknown"
-    }
+    static let bandOrder = bands.map(\.name) + ["unsolvable", "unknown", "invalid", "all"]
 
     public static let columns = [
         "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "mean", "p50", "p90",
         "p99", "max", "examined mean", "examined max", "peak RSS mean", "peak RSS max", "time vs first",
     ]
+    public static let throughputColumns = ["by", "name", "jobs", "busy", "jobs per busy second"]
+
+    /// Everything known about one (solver, band) group.
+    struct Group {
+        var count = 0
+        var byStatus: [String: Int] = [:]
+        /// Times of the jobs that ran (not invalid or failed), in microseconds.
+        var times = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        var timed = 0
+        var seconds = 0.0
+        var examinedSum = 0
+        var examinedMax = 0
+        var memorySum = 0
+        var memoryMax = 0
+
+        mutating func add(_ job: JobSummary) {
+            count += 1
+            byStatus[job.status, default: 0] += 1
+            if job.status != "invalid" && job.status != "failed" {
+                _ = times.record(UInt64(max(0, (job.seconds * 1e6).rounded())))
+                timed += 1
+                seconds += job.seconds
+            }
+            examinedSum += job.examined
+            examinedMax = max(examinedMax, job.examined)
+            memorySum += job.peakRSSBytes
+            memoryMax = max(memoryMax, job.peakRSSBytes)
+        }
+
+        var meanSeconds: Double { timed == 0 ? 0 : seconds / Double(timed) }
+
+        func quantile(_ percentile: Double) -> Double {
+            timed == 0 ? 0 : Double(times.valueAtPercentile(percentile)) * 1e-6
+        }
+    }
+
+    struct Load {
+        var jobs = 0
+        var busy = 0.0
+    }
+
+    var solvers: [String] = []
+    var groups: [String: [String: Group]] = [:]
+    var hosts: [String: Load] = [:]
+    var workers: [String: Load] = [:]
+
+    public init() {}
+
+    public static func band(moves: Int?, expectedMoves: Int?, status: String) -> String {
+        guard let moves = moves ?? expectedMoves else { return status == "invalid" ? "invalid" : "unknown" }
+        if moves < 0 { return "unsolvable" }
+        return bands.first { $0.range.contains(moves) }?.name ?? "unknown"
+    }
+
+    public mutating func add(_ job: JobSummary) {
+        if groups[job.solver] == nil {
+            solvers.append(job.solver)
+            groups[job.solver] = [:]
+        }
+        let band = Self.band(moves: job.moves, expectedMoves: job.expectedMoves, status: job.status)
+        groups[job.solver]![band, default: Group()].add(job)
+        groups[job.solver]!["all", default: Group()].add(job)
+        // Jobs the coordinator reported itself (invalid, or failed without running) ran nowhere.
+        guard job.status != "invalid", !(job.status == "failed" && job.examined == 0) else { return }
+        hosts[job.host, default: Load()].jobs += 1
+        hosts[job.host, default: Load()].busy += job.seconds
+        workers[job.worker, default: Load()].jobs += 1
+        workers[job.worker, default: Load()].busy += job.seconds
+    }
 
     /// One row per solver and band, solvers in the order first seen, bands in the guide's order.
-    public static func rows(_ results: [StoredResult]) -> [[String]] {
-        var solvers: [String] = []
-        for row in results where !solvers.contains(row.solver) { solvers.append(row.solver) }
-        let bandOrder = bands.map(\.name) + ["unsolvable", "unknown", "invalid"]
+    public var rows: [[String]] {
         var baselineMean: [String: Double] = [:]
         var rows: [[String]] = []
         for solver in solvers {
-            let mine = results.filter { $0.solver == solver }
-            for band in bandOrder + ["all"] {
-                let group = band == "all" ? mine : mine.filter { self.band(of: $0) == band }
-                guard !group.isEmpty else { continue }
-                let times = group.filter { $0.status != "invalid" && $0.status != "failed" }.map(\.seconds).sorted()
-                let mean = times.isEmpty ? 0 : times.reduce(0, +) / Double(times.count)
+            for band in Self.bandOrder {
+                guard let group = groups[solver]?[band] else { continue }
+                let mean = group.meanSeconds
                 if solver == solvers[0] { baselineMean[band] = mean }
                 let ratio = baselineMean[band].flatMap { $0 > 0 ? (mean / $0).formatted(decimals: 2) + "x" : nil } ?? "-"
-                let count = { (status: String) in group.filter { $0.status == status }.count.grouped }
-                let examined = group.map(\.examined)
-                let memory = group.map(\.peakRSSBytes)
+                let count = { (status: String) in (group.byStatus[status] ?? 0).grouped }
                 rows.append([
                     solver, band, group.count.grouped, count("solved"), count("unsolvable"), count("cutoff"),
-                    count("failed"), count("invalid"), mean.milliseconds, quantile(times, 0.5).milliseconds,
-                    quantile(times, 0.9).milliseconds, quantile(times, 0.99).milliseconds, (times.last ?? 0).milliseconds,
-                    (examined.reduce(0, +) / max(1, examined.count)).grouped, (examined.max() ?? 0).grouped,
-                    (memory.reduce(0, +) / max(1, memory.count)).bytes, (memory.max() ?? 0).bytes, ratio,
+                    count("failed"), count("invalid"), mean.milliseconds, group.quantile(50).milliseconds,
+                    group.quantile(90).milliseconds, group.quantile(99).milliseconds, group.quantile(100).milliseconds,
+                    (group.examinedSum / max(1, group.count)).grouped, group.examinedMax.grouped,
+                    (group.memorySum / max(1, group.count)).bytes, group.memoryMax.bytes, ratio,
                 ])
             }
         }
         return rows
     }
 
-    /// Jobs and jobs per second of solving time, per worker and per host.
-    public static func throughputRows(_ results: [StoredResult]) -> [[String]] {
-        let solvedByWorkers = results.filter { $0.status != "invalid" && !($0.status == "failed" && $0.examined == 0) }
-        func rows(by key: (StoredResult) -> String, kind: String) -> [[String]] {
-            Dictionary(grouping: solvedByWorkers, by: key).sorted { $0.key < $1.key }.map { name, group in
-                let busy = group.map(\.seconds).reduce(0, +)
-                return [kind, name, group.count.grouped, busy.milliseconds,
-                        busy > 0 ? (Double(group.count) / busy).formatted(decimals: 0) : "-"]
+    /// Jobs and jobs per second of solving time, per host and per worker.
+    public var throughputRows: [[String]] {
+        func rows(_ loads: [String: Load], kind: String) -> [[String]] {
+            loads.sorted { $0.key < $1.key }.map { name, load in
+                [kind, name, load.jobs.grouped, load.busy.milliseconds,
+                 load.busy > 0 ? (Double(load.jobs) / load.busy).formatted(decimals: 0) : "-"]
             }
         }
-        return rows(by: \.host, kind: "host") + rows(by: \.worker, kind: "worker")
-    }
-
-    public static let throughputColumns = ["by", "name", "jobs", "busy", "jobs per busy second"]
-
-    static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
-        return sorted[min(max(rank, 0), sorted.count - 1)]
+        return rows(hosts, kind: "host") + rows(workers, kind: "worker")
     }
 }

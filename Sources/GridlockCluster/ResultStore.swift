@@ -104,6 +104,35 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// The columns the tables need, row by row through a cursor: a database of millions of
+    /// jobs is summarised without loading it.
+    public func forEachSummary(batch: String?, _ body: (JobSummary) throws -> Void) throws {
+        try queue.read { db in
+            let filter = batch == nil ? "" : "WHERE batch = ?"
+            let arguments: StatementArguments = batch.map { [$0] } ?? []
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker FROM results \(filter) ORDER BY batch, job",
+                arguments: arguments)
+            while let row = try cursor.next() {
+                try body(JobSummary(
+                    solver: row[0], status: row[1], moves: row[2], expectedMoves: row[3], seconds: row[4],
+                    examined: row[5], peakRSSBytes: row[6], host: row[7], worker: row[8]))
+            }
+        }
+    }
+
+    /// The jobs that did not run (invalid or failed), the first `limit` of them.
+    public func problems(batch: String?, limit: Int) throws -> [StoredResult] {
+        try queue.read { db in
+            let filter = batch == nil ? "" : "AND batch = ?"
+            let arguments: StatementArguments = batch.map { [$0, limit] } ?? [limit]
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM results WHERE status IN ('invalid', 'failed') \(filter) ORDER BY batch, job LIMIT ?",
+                arguments: arguments
+            ).map(StoredResult.init(row:))
+        }
+    }
+
     public func batches() throws -> [BatchEnvironment] {
         try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM batches ORDER BY started").map { row in
@@ -190,4 +219,17 @@ public struct StoredResult: Sendable, Hashable, Codable {
         peakRSSBytes = row["peak_rss_bytes"]
         expectedMoves = row["expected_moves"]
     }
+}
+
+/// What the tables need of one job.
+public struct JobSummary: Sendable {
+    public var solver: String
+    public var status: String
+    public var moves: Int?
+    public var expectedMoves: Int?
+    public var seconds: Double
+    public var examined: Int
+    public var peakRSSBytes: Int
+    public var host: String
+    public var worker: String
 }

@@ -57,8 +57,7 @@ struct BatchCommand: ParsableCommand {
         let store = try ResultStore(path: db)
         try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: plan.total))
         let outcome = try LocalCluster.run(plan: plan, store: store, workers: workers)
-        let rows = try store.rows(batch: name)
-        print(ReportPrinter.render(rows, environment: try store.batches().filter { $0.id == name }, format: format))
+        print(try ReportPrinter.render(store, batch: name, format: format))
         StandardError.write("""
             batch \(name): \(outcome.progress.stored.grouped) of \(plan.total.grouped) jobs stored in \
             \(outcome.seconds.milliseconds) (\(Int(Double(plan.total) / max(outcome.seconds, 1e-9)).grouped) jobs/s), \

@@ -36,9 +36,7 @@ struct ReportCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     func run() throws {
-        let store = try database.open()
-        let environments = try store.batches().filter { database.batch == nil || $0.id == database.batch }
-        print(ReportPrinter.render(try store.rows(batch: database.batch), environment: environments, format: format))
+        print(try ReportPrinter.render(try database.open(), batch: database.batch, format: format))
     }
 }
 
@@ -75,10 +73,13 @@ struct ExportCommand: ParsableCommand {
 }
 
 enum ReportPrinter {
-    static func render(_ rows: [StoredResult], environment: [BatchEnvironment], format: ReportFormat) -> String {
-        let table = BatchReport.rows(rows)
-        let throughput = BatchReport.throughputRows(rows)
-        let invalid = rows.filter { $0.status == "invalid" || $0.status == "failed" }
+    /// The tables of `batch` (or of every batch) in `store`, read as a stream.
+    static func render(_ store: ResultStore, batch: String?, format: ReportFormat) throws -> String {
+        var report = BatchReport()
+        try store.forEachSummary(batch: batch) { report.add($0) }
+        let environment = try store.batches().filter { batch == nil || $0.id == batch }
+        let problems = try store.problems(batch: batch, limit: 50)
+        let table = report.rows
         switch format {
         case .text, .markdown:
             let render = format == .text ? TextTable.aligned : TextTable.markdown
@@ -86,9 +87,9 @@ enum ReportPrinter {
                 "batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)"
             }
             parts.append(render(BatchReport.columns, table))
-            parts.append(render(BatchReport.throughputColumns, throughput))
-            if !invalid.isEmpty {
-                parts.append("Jobs that did not run:\n" + invalid.prefix(50).map { "  \($0.source) [\($0.solver)] \($0.status): \($0.error ?? "")" }.joined(separator: "\n"))
+            parts.append(render(BatchReport.throughputColumns, report.throughputRows))
+            if !problems.isEmpty {
+                parts.append("Jobs that did not run (the first 50):\n" + problems.map { "  \($0.source) [\($0.solver)] \($0.status): \($0.error ?? "")" }.joined(separator: "\n"))
             }
             return parts.joined(separator: "\n\n")
         case .csv:
