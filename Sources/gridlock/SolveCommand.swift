@@ -66,14 +66,25 @@ struct SolveCommand: ParsableCommand {
         guard !records.isEmpty else { throw ValidationError("no puzzles in the input") }
         var outcome = ExitOutcome()
         let clock = ContinuousClock()
-        for (record, source) in records {
+        let started = clock.now
+        var lastProgress = clock.now
+        // On a terminal, a long run says how far it is (results go to standard output).
+        let showProgress = StandardError.isTerminal && records.count > 1_000
+        for (index, (record, source)) in records.enumerated() {
             let report = solveOne(record, source: source, solver: chosen, clock: clock)
             outcome.note(report)
             switch format {
             case .json: print(report.jsonLine)
             case .text: print(text(for: report, record: record))
             }
+            if showProgress, lastProgress.duration(to: clock.now) >= .milliseconds(500) {
+                lastProgress = clock.now
+                let elapsed = Double(seconds: started.duration(to: clock.now))
+                let rate = Double(index + 1) / max(elapsed, 1e-9)
+                StandardError.write("\r\u{1B}[Ksolve: \((index + 1).grouped) of \(records.count.grouped), \(Int(rate).grouped)/s, ETA \((Double(records.count - index - 1) / rate).formatted(decimals: 0)) s")
+            }
         }
+        if showProgress { StandardError.write("\r\u{1B}[K") }
         if format == .text, records.count > 1 {
             StandardError.write(outcome.summary + "\n")
         }
