@@ -36,14 +36,23 @@ enum LocalCluster {
         var processes: [Process] = []
         let progress = ProgressLine(total: plan.total)
         let configuration = Coordinator.Configuration(bind: "tcp://127.0.0.1:*", sink: { endpoints.wait(for: "results") ?? "" })
+        let stopCoordinator = StopFlag()
+        var workersGone = false
         let final = try Coordinator.run(
-            plan, configuration, context: context, stop: StopFlag(),
+            plan, configuration, context: context, stop: stopCoordinator,
             bound: { jobs in
                 endpoints.publish("jobs", jobs)
                 let results = endpoints.wait(for: "results") ?? ""
                 processes = (0..<workers).compactMap { _ in try? spawnWorker(coordinator: jobs, sink: results) }
             },
-            progress: { progress.show($0, sink: sinkCounters.current) })
+            progress: { state in
+                progress.show(state, sink: sinkCounters.current)
+                // Nobody is left to solve: every worker process of this batch has exited.
+                if !state.isComplete, processes.allSatisfy({ !$0.isRunning }) {
+                    workersGone = true
+                    stopCoordinator.stop()
+                }
+            })
         progress.finish()
         let seconds = Double(seconds: started.duration(to: clock.now))
         stopSink.stop()
@@ -51,6 +60,14 @@ enum LocalCluster {
         for process in processes { waitOrTerminate(process) }
         context.terminate()
         if let failure = sinkFailure.current { throw CommandFailure("the sink failed: \(failure)") }
+        if workersGone {
+            let statuses = processes.map { "\($0.terminationStatus)" }.joined(separator: ", ")
+            throw CommandFailure("""
+                every worker process exited (statuses \(statuses)) with \(final.total - final.stored) of \(final.total) \
+                jobs not stored; run `gridlock worker` by hand to see why. Stored results are in the database, \
+                and running the same command with --batch \(plan.batch) resumes.
+                """)
+        }
         return Outcome(progress: final, sink: sinkCounters.current, seconds: seconds)
     }
 

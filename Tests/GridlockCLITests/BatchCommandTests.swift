@@ -102,3 +102,33 @@ struct BatchCommandTests {
         }
     }
 }
+
+@Suite("gridlock batch when its workers die")
+struct BatchWorkersGoneTests {
+    @Test("if every worker process exits, the batch stops with the reason instead of waiting forever")
+    func allWorkersKilled() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let lines = try ClusterHarness.sample(count: 600, start: 9_000, step: 7)
+        let file = directory.appendingPathComponent("jobs.txt")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("results.sqlite").path
+        let process = Process()
+        process.executableURL = GridlockBinary.url
+        process.arguments = ["batch", file.path, "--workers", "2", "--db", database]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.0)
+        // The batch's children are its workers.
+        let children = try GridlockBinary.runTool("/usr/bin/pgrep", ["-P", "\(process.processIdentifier)"])
+            .split(separator: "\n").compactMap { Int32($0) }
+        #expect(children.count == 2)
+        for child in children { kill(child, SIGKILL) }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try GridlockBinary.wait(process, seconds: 30)
+        #expect(process.terminationStatus != 0)
+        #expect(message.contains("every worker process exited"), "\(message)")
+        #expect(message.contains("--batch batch-"), "it says how to resume: \(message)")
+    }
+}
