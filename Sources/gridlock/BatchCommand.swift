@@ -79,13 +79,24 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Stop a search (status cutoff) after this many seconds; the coordinator re-issues a job whose worker overruns it.")
     var timeout: Double?
 
-    var solverNames: [String] { solver.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+    var solverNames: [String] { SolverList.names(solver) }
 
     func validate() throws {
-        for name in solverNames where RushHourSolvers.named(name) == nil {
-            throw ValidationError("unknown solver '\(name)'; choose from \(RushHourSolvers.names.joined(separator: ", "))")
-        }
+        try SolverList.check(solver)
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+}
+
+/// A comma-separated list of solver names, as `--solver bfs,bidirectional` gives it.
+enum SolverList {
+    static func names(_ list: String) -> [String] {
+        list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+    }
+
+    static func check(_ list: String) throws {
+        for name in names(list) where RushHourSolvers.named(name) == nil {
+            throw ValidationError("unknown solver '\(name)'; choose from \(RushHourSolvers.names.joined(separator: ", "))")
+        }
     }
 }

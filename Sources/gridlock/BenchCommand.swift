@@ -45,12 +45,10 @@ struct BenchCommand: ParsableCommand {
         case text, markdown
     }
 
-    var solverNames: [String] { solver.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+    var solverNames: [String] { SolverList.names(solver) }
 
     func validate() throws {
-        for name in solverNames where RushHourSolvers.named(name) == nil {
-            throw ValidationError("unknown solver '\(name)'; choose from \(RushHourSolvers.names.joined(separator: ", "))")
-        }
+        try SolverList.check(solver)
         guard every >= 1, repeats >= 1, warmup >= 0 else {
             throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
         }

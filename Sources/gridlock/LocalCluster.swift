@@ -43,7 +43,9 @@ enum LocalCluster {
             bound: { jobs in
                 endpoints.publish("jobs", jobs)
                 let results = endpoints.wait(for: "results") ?? ""
-                processes = (0..<workers).compactMap { _ in try? spawnWorker(coordinator: jobs, sink: results) }
+                processes = (0..<workers).compactMap { _ in
+                    try? spawnWorker(["--coordinator", jobs, "--sink", results, "--exit-when-drained"])
+                }
             },
             progress: { state in
                 progress.show(state, sink: sinkCounters.current)
@@ -71,11 +73,11 @@ enum LocalCluster {
         return Outcome(progress: final, sink: sinkCounters.current, seconds: seconds)
     }
 
-    /// This executable, run as `gridlock worker`.
-    static func spawnWorker(coordinator: String, sink: String) throws -> Process {
+    /// This executable, run as `gridlock worker` with these flags.
+    static func spawnWorker(_ flags: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: selfExecutable)
-        process.arguments = ["worker", "--coordinator", coordinator, "--sink", sink, "--exit-when-drained"]
+        process.arguments = ["worker"] + flags
         try process.run()
         return process
     }

@@ -43,16 +43,10 @@ struct WorkerCommand: ParsableCommand {
         let window = self.window ?? file.int("worker.window") ?? 4
         guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
         guard processes == 1 else {
-            var arguments = ["worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
-            if let path = config.config { arguments += ["--config", path] }
-            if exitWhenDrained { arguments.append("--exit-when-drained") }
-            let children = try (0..<processes).map { _ in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: LocalCluster.selfExecutable)
-                process.arguments = arguments
-                try process.run()
-                return process
-            }
+            var flags = ["--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
+            if let path = config.config { flags += ["--config", path] }
+            if exitWhenDrained { flags.append("--exit-when-drained") }
+            let children = try (0..<processes).map { _ in try LocalCluster.spawnWorker(flags) }
             for child in children { child.waitUntilExit() }
             return
         }
