@@ -16,29 +16,35 @@ public enum BatchPlanner {
         }
     }
 
+    /// `kind` nil tells each puzzle's kind from its shape; `solvers` empty means each kind's
+    /// default, else the listed solvers of each puzzle's kind.
     public static func plan(
-        batch: String, inputs: [Input], solvers: [String], maxStates: Int, timeoutSeconds: Double?
+        batch: String, inputs: [Input], kind: PuzzleKind? = nil, solvers: [String], maxStates: Int, timeoutSeconds: Double?
     ) -> BatchPlan {
         var jobs: [Job] = []
-        var invalid: [(source: String, text: String, solver: String, error: String)] = []
+        var invalid: [(kind: PuzzleKind, source: String, text: String, solver: String, error: String)] = []
         for input in inputs {
-            for record in PuzzleDocument.records(in: input.text, isSingleLine: RushHourPuzzle.isSingleLineRecord) {
+            for record in PuzzleKind.records(in: input.text, kind: kind) {
                 let source = "\(input.name):\(record.firstLine)"
+                let recordKind = kind ?? PuzzleKind.detect(record)
                 do {
-                    _ = try RushHourPuzzle.parse(record)
-                    for solver in solvers {
+                    _ = try ParsedPuzzle.parse(record, kind: recordKind)
+                    for solver in recordKind.solvers(from: solvers) {
                         jobs.append(Job(
-                            batch: batch, id: jobs.count, attempt: 0, kind: "rushhour", puzzle: record.text, solver: solver,
-                            maxStates: maxStates, timeoutSeconds: timeoutSeconds, source: source))
+                            batch: batch, id: jobs.count, attempt: 0, kind: recordKind.rawValue, puzzle: record.text,
+                            solver: solver, maxStates: maxStates, timeoutSeconds: timeoutSeconds, source: source))
                     }
                 } catch {
-                    for solver in solvers { invalid.append((source, record.text, solver, "\(input.name): \(error)")) }
+                    for solver in recordKind.solvers(from: solvers) {
+                        invalid.append((recordKind, source, record.text, solver, "\(input.name): \(error)"))
+                    }
                 }
             }
         }
         let coordinator = WorkerIdentity(host: ProcessInfo.processInfo.hostName, pid: Int(getpid()))
         let invalidResults = invalid.enumerated().map { index, entry in
             var result = JobResult(batch: batch, job: jobs.count + index, attempt: 0, worker: coordinator, status: "invalid")
+            result.kind = entry.kind.rawValue
             result.puzzle = entry.text
             result.solver = entry.solver
             result.source = entry.source

@@ -1,11 +1,13 @@
-// The tables of a results database: per solver variant and difficulty band, counts by status,
-// time percentiles, states examined, peak memory, and each variant's mean time as a ratio to
-// the first variant's; then throughput per worker and per host.
+// The tables of a results database: per puzzle kind, solver variant and difficulty band, counts
+// by status, time percentiles, states examined (search nodes for Sudoku), peak memory, and each
+// variant's mean time as a ratio to the first variant of the same kind; then throughput per
+// worker and per host.
 //
-// Rows stream in and fold into one `Group` per (solver, band): counts and sums, and an
+// Rows stream in and fold into one `Group` per (kind, solver, band): counts and sums, and an
 // HdrHistogram of times in microseconds (3 significant digits), so a table over millions of jobs
 // needs memory for the groups only, not the rows. Bands are the Unblocker guide's Unblock Me
 // categories, by optimal moves (the solve's own answer, or the file's when the solve gave none).
+// Sudoku has two: solved by propagation alone (one search node), or needing guesses.
 
 import GridlockCore
 import Histogram
@@ -15,10 +17,11 @@ public struct BatchReport {
         ("14 or fewer", 0...14), ("Beginner 15-20", 15...20), ("Intermediate 21-25", 21...25),
         ("Advanced 26-30", 26...30), ("Expert 31+", 31...Int.max),
     ]
-    static let bandOrder = bands.map(\.name) + ["unsolvable", "unknown", "invalid", "all"]
+    static let sudokuBands = ["no guess", "guessed"]
+    static let bandOrder = bands.map(\.name) + sudokuBands + ["unsolvable", "unknown", "invalid", "all"]
 
     public static let columns = [
-        "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "mean", "p50", "p90",
+        "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "mean", "p50", "p90",
         "p99", "max", "examined mean", "examined max", "peak RSS mean", "peak RSS max", "time vs first",
     ]
     public static let throughputColumns = ["by", "name", "jobs", "busy", "jobs per busy second"]
@@ -62,12 +65,25 @@ public struct BatchReport {
         var busy = 0.0
     }
 
-    var solvers: [String] = []
-    var groups: [String: [String: Group]] = [:]
+    /// (kind, solver) pairs in the order first seen.
+    var variants: [Variant] = []
+    var groups: [Variant: [String: Group]] = [:]
     var hosts: [String: Load] = [:]
     var workers: [String: Load] = [:]
 
     public init() {}
+
+    struct Variant: Hashable {
+        var kind: String
+        var solver: String
+    }
+
+    public static func band(_ job: JobSummary) -> String {
+        guard job.kind == "sudoku", job.status == "solved" else {
+            return band(moves: job.moves, expectedMoves: job.expectedMoves, status: job.status)
+        }
+        return job.examined <= 1 ? sudokuBands[0] : sudokuBands[1]
+    }
 
     public static func band(moves: Int?, expectedMoves: Int?, status: String) -> String {
         guard let moves = moves ?? expectedMoves else { return status == "invalid" ? "invalid" : "unknown" }
@@ -76,13 +92,13 @@ public struct BatchReport {
     }
 
     public mutating func add(_ job: JobSummary) {
-        if groups[job.solver] == nil {
-            solvers.append(job.solver)
-            groups[job.solver] = [:]
+        let variant = Variant(kind: job.kind, solver: job.solver)
+        if groups[variant] == nil {
+            variants.append(variant)
+            groups[variant] = [:]
         }
-        let band = Self.band(moves: job.moves, expectedMoves: job.expectedMoves, status: job.status)
-        groups[job.solver]![band, default: Group()].add(job)
-        groups[job.solver]!["all", default: Group()].add(job)
+        groups[variant]![Self.band(job), default: Group()].add(job)
+        groups[variant]!["all", default: Group()].add(job)
         // Jobs the coordinator reported itself (invalid, or failed without running) ran nowhere.
         guard job.status != "invalid", !(job.status == "failed" && job.examined == 0) else { return }
         hosts[job.host, default: Load()].jobs += 1
@@ -91,19 +107,22 @@ public struct BatchReport {
         workers[job.worker, default: Load()].busy += job.seconds
     }
 
-    /// One row per solver and band, solvers in the order first seen, bands in the guide's order.
+    /// One row per kind, solver and band: kinds and solvers in the order first seen, bands in
+    /// the guide's order. Ratios compare solvers of the same kind only.
     public var rows: [[String]] {
         var baselineMean: [String: Double] = [:]
         var rows: [[String]] = []
-        for solver in solvers {
+        let kinds = variants.map(\.kind).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for variant in kinds.flatMap({ kind in variants.filter { $0.kind == kind } }) {
+            let isBaseline = variant == variants.first { $0.kind == variant.kind }
             for band in Self.bandOrder {
-                guard let group = groups[solver]?[band] else { continue }
+                guard let group = groups[variant]?[band] else { continue }
                 let mean = group.meanSeconds
-                if solver == solvers[0] { baselineMean[band] = mean }
-                let ratio = baselineMean[band].flatMap { $0 > 0 ? (mean / $0).formatted(decimals: 2) + "x" : nil } ?? "-"
+                if isBaseline { baselineMean[variant.kind + "/" + band] = mean }
+                let ratio = baselineMean[variant.kind + "/" + band].flatMap { $0 > 0 ? (mean / $0).formatted(decimals: 2) + "x" : nil } ?? "-"
                 let count = { (status: String) in (group.byStatus[status] ?? 0).grouped }
                 rows.append([
-                    solver, band, group.count.grouped, count("solved"), count("unsolvable"), count("cutoff"),
+                    variant.kind, variant.solver, band, group.count.grouped, count("solved"), count("unsolvable"), count("cutoff"),
                     count("failed"), count("invalid"), mean.milliseconds, group.quantile(50).milliseconds,
                     group.quantile(90).milliseconds, group.quantile(99).milliseconds, group.quantile(100).milliseconds,
                     (group.examinedSum / max(1, group.count)).grouped, group.examinedMax.grouped,

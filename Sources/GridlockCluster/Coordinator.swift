@@ -27,6 +27,12 @@ public struct BatchPlan: Sendable {
     }
 
     public var total: Int { jobs.count + invalid.count }
+
+    /// The solvers the jobs use, each once, in order of first use.
+    public var solverNames: [String] {
+        var seen: Set<String> = []
+        return (jobs.map(\.solver) + invalid.map(\.solver)).filter { seen.insert($0).inserted }
+    }
 }
 
 public struct CoordinatorProgress: Sendable, Hashable {

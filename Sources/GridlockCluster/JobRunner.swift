@@ -20,12 +20,12 @@ public enum JobRunner {
         result.puzzle = job.puzzle
         result.solver = job.solver
         result.source = job.source
-        guard job.kind == "rushhour" else {
-            result.error = "unknown puzzle kind '\(job.kind)'"
+        guard let kind = PuzzleKind(rawValue: job.kind) else {
+            result.error = "unknown puzzle kind '\(job.kind)'; this worker solves \(PuzzleKind.allCases.map(\.rawValue).joined(separator: ", "))"
             return result
         }
-        guard let solver = RushHourSolvers.named(job.solver) else {
-            result.error = "unknown solver '\(job.solver)'; this worker has \(RushHourSolvers.names.joined(separator: ", "))"
+        guard kind.solverNames.contains(job.solver) else {
+            result.error = "unknown \(kind.rawValue) solver '\(job.solver)'; this worker has \(kind.solverNames.joined(separator: ", "))"
             return result
         }
         if FaultInjection.hangsOn(job) {
@@ -36,9 +36,9 @@ public enum JobRunner {
         let cpuStart = ThreadClock.cpuSeconds()
         let clock = ContinuousClock()
         let start = clock.now
-        let puzzle: RushHourPuzzle
+        let puzzle: ParsedPuzzle
         do {
-            puzzle = try RushHourPuzzle.parse(job.puzzle)
+            puzzle = try ParsedPuzzle.parse(job.puzzle, kind: kind)
         } catch {
             result.status = "invalid"
             result.error = error.description
@@ -49,27 +49,26 @@ public enum JobRunner {
         let options = SolveOptions(maxStates: job.maxStates) {
             deadline.map { ContinuousClock().now >= $0 } ?? false
         }
-        let solved = solver.solve(puzzle, options: options)
+        let solved = puzzle.solve(with: job.solver, options: options)!
         result.seconds = Double(seconds: start.duration(to: clock.now))
         result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
         result.peakRSSBytes = PeakMemory.highWaterMarkBytes()
         result.status = solved.status.rawValue
         result.moves = solved.moves
-        result.solution = solved.solution.map(\.text)
+        // A position-answered puzzle (Sudoku) sends its solved position as the one entry.
+        result.solution = solved.solvedPosition.map { [$0] } ?? solved.solution.map(\.text)
         result.cluster = solved.cluster
         let statistics = solved.statistics
+        // Depth-first solvers have no queue: their search nodes and guesses take the columns
+        // of boards examined and enqueued.
         result.examined = statistics.examined
-        result.enqueued = statistics.enqueued
+        result.enqueued = statistics.guesses ?? statistics.enqueued
         result.maxQueue = statistics.maxQueue
         result.statesStored = statistics.statesStored
         result.memoryBytes = statistics.memoryBytes
-        if solved.status == .solved {
-            do {
-                try RushHourSolutionValidator.validate(solved.solution, for: puzzle)
-            } catch {
-                result.status = "failed"
-                result.error = "the solution failed validation: \(error)"
-            }
+        if let failure = puzzle.validationFailure(of: solved) {
+            result.status = "failed"
+            result.error = "the solution failed validation: \(failure)"
         }
         return result
     }

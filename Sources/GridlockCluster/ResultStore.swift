@@ -111,12 +111,12 @@ public final class ResultStore: Sendable {
             let filter = batch == nil ? "" : "WHERE batch = ?"
             let arguments: StatementArguments = batch.map { [$0] } ?? []
             let cursor = try Row.fetchCursor(
-                db, sql: "SELECT solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker FROM results \(filter) ORDER BY batch, job",
+                db, sql: "SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker FROM results \(filter) ORDER BY batch, job",
                 arguments: arguments)
             while let row = try cursor.next() {
                 try body(JobSummary(
-                    solver: row[0], status: row[1], moves: row[2], expectedMoves: row[3], seconds: row[4],
-                    examined: row[5], peakRSSBytes: row[6], host: row[7], worker: row[8]))
+                    kind: row[0], solver: row[1], status: row[2], moves: row[3], expectedMoves: row[4], seconds: row[5],
+                    examined: row[6], peakRSSBytes: row[7], host: row[8], worker: row[9]))
             }
         }
     }
@@ -223,6 +223,7 @@ public struct StoredResult: Sendable, Hashable, Codable {
 
 /// What the tables need of one job.
 public struct JobSummary: Sendable {
+    public var kind: String
     public var solver: String
     public var status: String
     public var moves: Int?

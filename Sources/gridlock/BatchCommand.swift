@@ -50,12 +50,12 @@ struct BatchCommand: ParsableCommand {
         let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
         let name = batch ?? "batch-" + ISO8601DateFormatter().string(from: Date())
         let plan = BatchPlanner.plan(
-            batch: name, inputs: inputs, solvers: jobOptions.solverNames,
+            batch: name, inputs: inputs, kind: jobOptions.kind.kind, solvers: jobOptions.solverNames,
             maxStates: jobOptions.maxStates ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: jobOptions.timeout)
         guard plan.total > 0 else { throw ValidationError("no puzzles in the input") }
         let store = try ResultStore(path: db)
-        try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: plan.total))
+        try store.record(BatchEnvironment.current(batch: name, solvers: plan.solverNames, jobs: plan.total))
         let outcome = try LocalCluster.run(plan: plan, store: store, workers: workers)
         print(try ReportPrinter.render(store, batch: name, format: format))
         StandardError.write("""
@@ -70,8 +70,11 @@ struct BatchCommand: ParsableCommand {
 
 /// What every job of a batch is solved with: shared by `batch` and `coordinator`.
 struct JobOptions: ParsableArguments {
-    @Option(help: "Comma-separated solvers; one job per puzzle and solver (\(RushHourSolvers.names.joined(separator: ", "))).")
-    var solver = "bfs"
+    @Option(help: "Comma-separated solvers; one job per puzzle and solver of its kind (default: each kind's fastest). \(SolverList.catalogue).")
+    var solver: String?
+
+    @Option(help: KindChoice.help)
+    var kind: KindChoice = .auto
 
     @Option(help: "Stop a search (status cutoff) once it holds this many states (default \(SolveOptions.defaultMaxStates)).")
     var maxStates: Int?
@@ -79,24 +82,12 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Stop a search (status cutoff) after this many seconds; the coordinator re-issues a job whose worker overruns it.")
     var timeout: Double?
 
-    var solverNames: [String] { SolverList.names(solver) }
+    /// The solvers asked for; empty for each kind's default.
+    var solverNames: [String] { solver.map(SolverList.names) ?? [] }
 
     func validate() throws {
-        try SolverList.check(solver)
+        if let solver { try SolverList.check(solver, kind: kind.kind) }
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
-    }
-}
-
-/// A comma-separated list of solver names, as `--solver bfs,bidirectional` gives it.
-enum SolverList {
-    static func names(_ list: String) -> [String] {
-        list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-    }
-
-    static func check(_ list: String) throws {
-        for name in names(list) where RushHourSolvers.named(name) == nil {
-            throw ValidationError("unknown solver '\(name)'; choose from \(RushHourSolvers.names.joined(separator: ", "))")
-        }
     }
 }

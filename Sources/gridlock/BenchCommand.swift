@@ -17,14 +17,18 @@ struct BenchCommand: ParsableCommand {
             Example:
               swift run -c release gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
               swift run -c release gridlock bench data/rushhour/rush_18k.txt --solver bfs,reference --every 40
+              swift run -c release gridlock bench data/sudoku/top95.txt --repeats 20
             """
     )
 
     @Argument(help: "Puzzle files (or '-' for standard input).")
     var files: [String]
 
-    @Option(help: "Comma-separated solvers; the first is the baseline for the ratios.")
-    var solver = "bfs,bidirectional,reference"
+    @Option(help: "Comma-separated solvers; the first is the baseline for the ratios (default: every solver of the first puzzle's kind). \(SolverList.catalogue).")
+    var solver: String?
+
+    @Option(help: KindChoice.help)
+    var kind: KindChoice = .auto
 
     @Option(help: "Use every k-th puzzle only (a spread sample of a large file).")
     var every = 1
@@ -45,29 +49,28 @@ struct BenchCommand: ParsableCommand {
         case text, markdown
     }
 
-    var solverNames: [String] { SolverList.names(solver) }
-
     func validate() throws {
-        try SolverList.check(solver)
+        if let solver { try SolverList.check(solver, kind: kind.kind) }
         guard every >= 1, repeats >= 1, warmup >= 0 else {
             throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
         }
     }
 
     func run() throws {
-        let solvers = solverNames.map { RushHourSolvers.named($0)! }
-        var lines = PuzzleInput.records(try PuzzleInput.read(files)).enumerated()
+        var lines = PuzzleInput.records(try PuzzleInput.read(files), kind: kind.kind).enumerated()
             .filter { $0.offset % every == 0 }.map { $0.element.record }
         if let limit { lines = Array(lines.prefix(limit)) }
-        guard !lines.isEmpty else { throw ValidationError("no puzzles in the input") }
+        guard let first = lines.first else { throw ValidationError("no puzzles in the input") }
+        let solvers = solver.map(SolverList.names)
+            ?? (kind.kind ?? PuzzleKind.detect(first)).solverNames
 
         let clock = ContinuousClock()
         for record in lines.prefix(warmup) {
             for solver in solvers {
-                if let puzzle = try? RushHourPuzzle.parse(record) { _ = solver.solve(puzzle, options: SolveOptions()) }
+                _ = (try? ParsedPuzzle.parse(record, kind: kind.kind))?.solve(with: solver, options: SolveOptions())
             }
         }
-        var summaries = solvers.map { BenchmarkSummary(solver: $0.name) }
+        var summaries = solvers.map { BenchmarkSummary(solver: $0) }
         var invalid = 0
         let started = clock.now
         var lastProgress = clock.now
@@ -75,11 +78,12 @@ struct BenchCommand: ParsableCommand {
             for (index, record) in lines.enumerated() {
                 for (position, solver) in solvers.enumerated() {
                     let start = clock.now
-                    guard let puzzle = try? RushHourPuzzle.parse(record) else {
+                    guard let puzzle = try? ParsedPuzzle.parse(record, kind: kind.kind),
+                          let result = puzzle.solve(with: solver, options: SolveOptions())
+                    else {
                         invalid += position == 0 && pass == 0 ? 1 : 0
                         continue
                     }
-                    let result = solver.solve(puzzle, options: SolveOptions())
                     let seconds = Double(seconds: start.duration(to: clock.now))
                     summaries[position].add(seconds: seconds, result: result, correct: isCorrect(result, puzzle))
                 }
@@ -92,7 +96,7 @@ struct BenchCommand: ParsableCommand {
         }
         if StandardError.isTerminal { StandardError.write("\r\u{1B}[K") }
         print(format == .markdown ? BenchmarkTable.markdown(summaries) : BenchmarkTable.text(summaries))
-        if invalid > 0 { StandardError.write("bench: skipped \(invalid) unreadable puzzles (see gridlock solve)\n") }
+        if invalid > 0 { StandardError.write("bench: skipped \(invalid) puzzles that are unreadable or that \(solvers[0]) does not solve (see gridlock solve)\n") }
         if summaries.contains(where: { $0.wrong > 0 }) {
             StandardError.write("bench: some results were WRONG (column 'wrong'): run gridlock solve on the file\n")
             throw ExitCode(3)
@@ -100,9 +104,8 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// Agrees with the expected answer (when there is one) and replays cleanly.
-    private func isCorrect(_ result: SolveResult, _ puzzle: RushHourPuzzle) -> Bool {
+    private func isCorrect(_ result: SolveResult, _ puzzle: ParsedPuzzle) -> Bool {
         if let expected = puzzle.expectedMoves, (result.moves ?? -1) != expected { return false }
-        guard result.status == .solved else { return true }
-        return (try? RushHourSolutionValidator.validate(result.solution, for: puzzle)) != nil
+        return puzzle.validationFailure(of: result) == nil
     }
 }

@@ -23,7 +23,7 @@ struct PuzzleInput {
                 }
                 inputs.append(PuzzleInput(name: argument, text: String(decoding: data, as: UTF8.self)))
             } else if looksLikePath(argument) {
-                throw ValidationError("no such file: \(argument) (a puzzle given as an argument is a database line or JSON)")
+                throw ValidationError("no such file: \(argument) (a puzzle given as an argument is one line: a Rush Hour database line, an 81-character Sudoku or JSON)")
             } else {
                 inputs.append(PuzzleInput(name: "argument \(index + 1)", text: argument))
             }
@@ -37,9 +37,9 @@ struct PuzzleInput {
     }
 
     /// Every puzzle record of every input, with where it came from.
-    static func records(_ inputs: [PuzzleInput]) -> [(record: PuzzleRecord, source: SolveReport.Source)] {
+    static func records(_ inputs: [PuzzleInput], kind: PuzzleKind?) -> [(record: PuzzleRecord, source: SolveReport.Source)] {
         inputs.flatMap { input in
-            PuzzleDocument.records(in: input.text, isSingleLine: RushHourPuzzle.isSingleLineRecord).map {
+            PuzzleKind.records(in: input.text, kind: kind).map {
                 ($0, SolveReport.Source(file: input.name, line: $0.firstLine))
             }
         }

@@ -64,10 +64,8 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for row in try database.open().rows(batch: database.batch) {
-            print(String(decoding: try encoder.encode(row), as: UTF8.self))
+            print(JSONLine.encode(row))
         }
     }
 }

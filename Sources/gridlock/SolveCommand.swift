@@ -14,6 +14,16 @@ struct SolveCommand: ParsableCommand {
             lines are still solved. Database lines carry their expected answer; a solve that
             disagrees with it is flagged.
 
+            Kinds: Rush Hour (database lines, grids, JSON) and Sudoku (81-character lines,
+            9-line grids, JSON; 4x4 and 16x16 too). The kind is told from each puzzle's shape
+            unless --kind says it. Each kind has its own solvers; the first listed is the default:
+              \(SolverList.catalogue)
+
+            Examples:
+              gridlock solve data/samples/unblockme.txt --show
+              gridlock solve '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
+              gridlock solve data/sudoku/top95.txt --solver norvig --count 2 --format json
+
             Exit status:
               0  every puzzle was solved or proved unsolvable (and matched its expected answer)
               1  some puzzle could not be read
@@ -27,8 +37,11 @@ struct SolveCommand: ParsableCommand {
     @Argument(help: "Puzzles: files, '-' for standard input, or puzzle text (a database line or JSON).")
     var puzzles: [String]
 
-    @Option(help: "The solver: \(RushHourSolvers.names.joined(separator: ", ")).")
-    var solver = "bfs"
+    @Option(help: KindChoice.help)
+    var kind: KindChoice = .auto
+
+    @Option(help: "The solver (default: the kind's fastest). \(SolverList.catalogue).")
+    var solver: String?
 
     @Option(help: "Stop a search (status cutoff) once it holds this many states.")
     var maxStates = SolveOptions.defaultMaxStates
@@ -36,10 +49,16 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "Stop a search (status cutoff) after this many seconds.")
     var timeout: Double?
 
+    @Option(help: "Sudoku: count solutions up to this many (2 proves a puzzle unique); reported as 'solutions'.")
+    var count: Int?
+
+    @Option(help: "Sudoku: stop a search (status cutoff) after this many search nodes (SudokuAI gives up after 2000).")
+    var maxSteps: Int?
+
     @Flag(help: "After solving, explore the whole cluster and report its size.")
     var full = false
 
-    @Flag(help: "Draw the board after every move.")
+    @Flag(help: "Draw the board after every move (Rush Hour) or the solved grid (Sudoku).")
     var show = false
 
     @Flag(help: "Print boards examined and enqueued at every level.")
@@ -53,16 +72,18 @@ struct SolveCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard RushHourSolvers.named(solver) != nil else {
-            throw ValidationError("unknown solver '\(solver)'; choose one of \(RushHourSolvers.names.joined(separator: ", "))")
+        if let solver {
+            try SolverList.check(solver, kind: kind.kind)
+            guard SolverList.names(solver).count == 1 else { throw ValidationError("--solver takes one solver here; `gridlock bench` compares several") }
         }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let maxSteps, maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
     func run() throws {
-        let chosen = RushHourSolvers.named(solver)!
-        let records = PuzzleInput.records(try PuzzleInput.read(puzzles))
+        let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: kind.kind)
         guard !records.isEmpty else { throw ValidationError("no puzzles in the input") }
         var outcome = ExitOutcome()
         let clock = ContinuousClock()
@@ -71,7 +92,7 @@ struct SolveCommand: ParsableCommand {
         // On a terminal, a long run says how far it is (results go to standard output).
         let showProgress = StandardError.isTerminal && records.count > 1_000
         for (index, (record, source)) in records.enumerated() {
-            let report = solveOne(record, source: source, solver: chosen, clock: clock)
+            let report = solveOne(record, source: source, clock: clock)
             outcome.note(report)
             switch format {
             case .json: print(report.jsonLine)
@@ -91,43 +112,44 @@ struct SolveCommand: ParsableCommand {
         if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
     }
 
-    private func solveOne(
-        _ record: PuzzleRecord, source: SolveReport.Source, solver: any PuzzleSolver<RushHourPuzzle>,
-        clock: ContinuousClock
-    ) -> SolveReport {
-        let puzzle: RushHourPuzzle
+    private func solveOne(_ record: PuzzleRecord, source: SolveReport.Source, clock: ContinuousClock) -> SolveReport {
+        let puzzle: ParsedPuzzle
         do {
-            puzzle = try RushHourPuzzle.parse(record)
+            puzzle = try ParsedPuzzle.parse(record, kind: kind.kind)
         } catch {
             return .invalid(record.text, source: source, error: error)
         }
+        let solverName = solver ?? puzzle.kind.defaultSolver
+        guard puzzle.hasSolver(solverName) else {
+            return .invalid(record.text, source: source, error: PuzzleInputError(
+                code: "wrong-solver",
+                message: "this is a \(puzzle.kind.rawValue) puzzle, which \(solverName) does not solve; its solvers are \(puzzle.kind.solverNames.joined(separator: ", "))",
+                location: TextLocation(line: record.firstLine)))
+        }
         let deadline = timeout.map { clock.now.advanced(by: .seconds($0)) }
-        let options = SolveOptions(maxStates: maxStates, exploreWholeCluster: full) {
+        let options = SolveOptions(maxStates: maxStates, exploreWholeCluster: full, solutionLimit: count ?? 1, maxSteps: maxSteps) {
             deadline.map { ContinuousClock().now >= $0 } ?? false
         }
-        let result = solver.timedSolve(puzzle, options: options, clock: clock)
-        var report = SolveReport.solved(
-            record.text, source: source, solver: solver.name, result: result,
-            expectedMoves: puzzle.expectedMoves, expectedCluster: puzzle.expectedCluster, label: puzzle.label)
-        do {
-            try RushHourSolutionValidator.validate(result.solution, for: puzzle)
-        } catch {
-            if result.status == .solved {
-                report.matchesExpected = false
-                report.error = .init(code: "invalid-solution", message: "the solver's solution failed validation: \(error)")
-            }
-        }
-        return report
+        let start = clock.now
+        var result = puzzle.solve(with: solverName, options: options)!
+        result.statistics.seconds = Double(seconds: start.duration(to: clock.now))
+        return SolveReport.solved(record.text, source: source, solver: solverName, result: result, puzzle: puzzle)
     }
 
     private func text(for report: SolveReport, record: PuzzleRecord) -> String {
         var text = report.text(levels: levels)
-        if show, report.status == "solved", let steps = report.steps, let puzzle = try? RushHourPuzzle.parse(record) {
-            let boards = puzzle.boards(after: steps)
+        let puzzle = try? ParsedPuzzle.parse(record, kind: kind.kind)
+        if show, report.status == "solved", let steps = report.steps, let rushHour = puzzle?.rushHour {
+            let boards = rushHour.boards(after: steps)
             for (index, board) in boards.enumerated() {
                 let caption = index == 0 ? "start" : "\(index). \(steps[index - 1].text)"
                 text += "\n\n  " + caption + "\n" + board.gridText().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             }
+        }
+        if let position = report.solution?.position, let sudoku = puzzle?.sudoku {
+            let cells = position.utf8.map { SudokuPuzzle.digit(for: $0) ?? 0 }
+            let grid = show ? SudokuPuzzle.gridText(cells, geometry: sudoku.geometry) : position
+            text += "\n" + grid.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
         }
         if let error = report.error, report.status != "invalid" {
             text += "\n  ERROR: \(error.message)"

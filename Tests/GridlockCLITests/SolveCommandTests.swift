@@ -77,7 +77,7 @@ struct SolveCommandTests {
     func usage() throws {
         let unknown = try GridlockBinary.run(["solve", "x", "--solver", "dfs"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("choose one of bfs"))
+        #expect(unknown.stderr.contains("unknown solver 'dfs'; the solvers are rushhour: bfs"))
         let missing = try GridlockBinary.run(["solve", "missing/boards.txt"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no such file"))

@@ -28,6 +28,15 @@ enum Fixtures {
     static let spread = "rush18k_spread.txt"
 }
 
+extension Fixtures {
+    /// Norvig's three sets, all with unique solutions.
+    static let sudokuFiles = ["easy50.txt", "top95.txt", "hardest.txt"]
+
+    static func sudoku(_ name: String) -> [SudokuPuzzle] {
+        text("sudoku/" + name).split(separator: "\n").map { try! SudokuPuzzle.parseLine(String($0)) }
+    }
+}
+
 /// A name for a puzzle in test output.
 extension RushHourPuzzle {
     var testName: String { label ?? databaseBoard ?? "puzzle" }

@@ -7,10 +7,12 @@
 extension SolveReport {
     public func text(levels: Bool = false) -> String {
         var lines = [headline]
-        if let solution, !solution.isEmpty {
-            lines.append("  " + solution.joined(separator: ", "))
+        if let moves = solution?.moves, !moves.isEmpty {
+            lines.append("  " + moves.joined(separator: ", "))
         }
-        if let stats {
+        if let stats, let nodes = stats.searchNodes {
+            lines.append("  search nodes \(nodes.grouped) · guesses \((stats.guesses ?? 0).grouped) · propagation steps \((stats.propagations ?? 0).grouped) · memory \(stats.memoryBytes.bytes)")
+        } else if let stats {
             lines.append("  examined \(stats.examined.grouped) · enqueued \(stats.enqueued.grouped) · max queue \(stats.maxQueue.grouped) · final queue \(stats.finalQueue.grouped) · states \(stats.statesStored.grouped) · memory \(stats.memoryBytes.bytes)")
             if levels {
                 lines.append("  level   examined   enqueued")
@@ -30,14 +32,20 @@ extension SolveReport {
         if let solver { name += " · \(solver)" }
         let time = stats.map { " in \($0.seconds.milliseconds)" } ?? ""
         switch status {
+        case "solved" where solution?.position != nil:
+            let count = solutions.map { $0 == 1 ? ", the only solution" : ", \($0.grouped) solutions counted" } ?? ""
+            return "\(name): solved\(count)\(time)"
         case "solved":
             return "\(name): solved in \((moves ?? 0).counted("move"))\(expectation)\(time)"
+        case "unsolvable" where stats?.searchNodes != nil:
+            return "\(name): no solution (the search was exhausted)\(time)"
         case "unsolvable":
             let level = stats?.levelReached ?? 0
             let explored = cluster.map { ", whole cluster of \($0.counted("board")) explored" } ?? ""
             return "\(name): unsolvable, halted at level \(level)\(explored)\(expectation)\(time)"
         case "cutoff":
-            return "\(name): cut off (\(cutoffReason ?? "limit")) after \((stats?.statesStored ?? 0).grouped) states\(time)"
+            let work = stats?.searchNodes.map { $0.counted("search node") } ?? "\((stats?.statesStored ?? 0).grouped) states"
+            return "\(name): cut off (\(cutoffReason ?? "limit")) after \(work)\(time)"
         default:
             let place = error.flatMap { error in error.line.map { line in error.column.map { "line \(line), column \($0): " } ?? "line \(line): " } } ?? ""
             return "\(name): invalid: \(place)\(error?.message ?? "unreadable")"

@@ -43,10 +43,50 @@ public struct SolveReport: Sendable, Codable, Hashable {
         public var memoryBytes: Int
         public var levelReached: Int
         public var seconds: Double
+        /// Depth-first searches only (Sudoku).
+        public var searchNodes: Int?
+        public var guesses: Int?
+        public var propagations: Int?
+    }
+
+    /// `solution`: the moves for puzzles solved by moves, the solved position (one line) for
+    /// puzzles answered by a position, such as Sudoku.
+    public enum Solution: Sendable, Hashable, Codable {
+        case moves([String])
+        case position(String)
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let position = try? container.decode(String.self) {
+                self = .position(position)
+            } else {
+                self = .moves(try container.decode([String].self))
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .moves(let moves): try container.encode(moves)
+            case .position(let position): try container.encode(position)
+            }
+        }
+
+        public var moves: [String]? {
+            if case .moves(let moves) = self { return moves }
+            return nil
+        }
+
+        public var position: String? {
+            if case .position(let position) = self { return position }
+            return nil
+        }
     }
 
     /// The input as given.
     public var puzzle: String
+    /// `rushhour`, `sudoku`, ...
+    public var kind: String?
     public var source: Source?
     public var label: String?
     public var solver: String?
@@ -54,7 +94,9 @@ public struct SolveReport: Sendable, Codable, Hashable {
     public var status: String
     public var cutoffReason: String?
     public var moves: Int?
-    public var solution: [String]?
+    public var solution: Solution?
+    /// Solutions counted, when counting was asked for (`--count`).
+    public var solutions: Int?
     /// Each move's piece and anchor cell before and after, for viewers.
     public var steps: [SolutionMove]?
     public var cluster: Int?
@@ -79,21 +121,27 @@ public struct SolveReport: Sendable, Codable, Hashable {
         return report
     }
 
-    /// The report of a solve. `expectedMoves` of -1 means the input expected "unsolvable".
+    /// The report of a solve. An expected move count of -1 means the input expected
+    /// "unsolvable". The solution is replayed by the kind's validator; a failure is reported
+    /// as a disagreement with the error `invalid-solution`.
     public static func solved(
-        _ text: String, source: Source?, solver: String, result: SolveResult,
-        expectedMoves: Int?, expectedCluster: Int?, label: String?
+        _ text: String, source: Source?, solver: String, result: SolveResult, puzzle: ParsedPuzzle
     ) -> SolveReport {
+        let expectedMoves = puzzle.expectedMoves, expectedCluster = puzzle.expectedCluster
         var report = SolveReport(puzzle: text, source: source)
-        report.label = label
+        report.kind = puzzle.kind.rawValue
+        report.label = puzzle.label
         report.solver = solver
         report.status = result.status.rawValue
         report.cutoffReason = result.cutoffReason?.rawValue
         report.moves = result.moves
-        if result.status == .solved {
-            report.solution = result.solution.map(\.text)
+        if let position = result.solvedPosition {
+            report.solution = .position(position)
+        } else if result.status == .solved {
+            report.solution = .moves(result.solution.map(\.text))
             report.steps = result.solution
         }
+        report.solutions = result.solutionCount
         report.cluster = result.cluster
         report.expectedMoves = expectedMoves
         report.expectedCluster = expectedCluster
@@ -104,7 +152,12 @@ public struct SolveReport: Sendable, Codable, Hashable {
             examinedPerLevel: statistics.examinedPerLevel, enqueuedPerLevel: statistics.enqueuedPerLevel,
             maxQueue: statistics.maxQueue, finalQueue: statistics.finalQueue,
             statesStored: statistics.statesStored, memoryBytes: statistics.memoryBytes,
-            levelReached: statistics.levelReached, seconds: statistics.seconds)
+            levelReached: statistics.levelReached, seconds: statistics.seconds,
+            searchNodes: statistics.searchNodes, guesses: statistics.guesses, propagations: statistics.propagations)
+        if let failure = puzzle.validationFailure(of: result) {
+            report.matchesExpected = false
+            report.error = .init(code: "invalid-solution", message: "the solver's solution failed validation: \(failure)")
+        }
         return report
     }
 
@@ -124,9 +177,5 @@ public struct SolveReport: Sendable, Codable, Hashable {
     }
 
     /// One line of JSON, keys sorted, no spaces.
-    public var jsonLine: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(self), as: UTF8.self)
-    }
+    public var jsonLine: String { JSONLine.encode(self) }
 }

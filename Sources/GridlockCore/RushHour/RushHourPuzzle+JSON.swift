@@ -36,7 +36,7 @@ extension RushHourPuzzle {
             form = try JSONDecoder().decode(JSONForm.self, from: Data(text.utf8))
         } catch {
             throw PuzzleInputError(
-                code: "bad-json", message: "not a Rush Hour JSON object: \(describe(error))",
+                code: "bad-json", message: "not a Rush Hour JSON object: \(JSONErrorText.describe(error))",
                 location: TextLocation(line: lineNumber))
         }
         var blocks: [RushHourBlock] = []
@@ -70,22 +70,6 @@ extension RushHourPuzzle {
                 JSONForm.Block(name: String($0.name), orientation: $0.orientation, length: $0.length, row: $0.row, column: $0.column)
             },
             expectedMoves: expectedMoves, expectedCluster: expectedCluster, label: label)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(form), as: UTF8.self)
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, _):
-            return "missing key '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? "malformed JSON" : "bad value at '\(path)'"
-        default:
-            return "\(error)"
-        }
+        return JSONLine.encode(form)
     }
 }

@@ -8,6 +8,11 @@ public struct SolveOptions: Sendable {
     public var maxStates: Int
     /// Keep exploring after the goal until the whole cluster is known, to report its size.
     public var exploreWholeCluster: Bool
+    /// Count solutions up to this many (2 proves a Sudoku unique); 1 stops at the first.
+    public var solutionLimit: Int
+    /// A depth-first search stops with `cutoff` after this many search nodes (SudokuAI's
+    /// "No Solution" after 2,000 steps); nil for no cap.
+    public var maxSteps: Int?
     public var isCancelled: @Sendable () -> Bool
 
     public static let defaultMaxStates = 50_000_000
@@ -15,10 +20,15 @@ public struct SolveOptions: Sendable {
     public init(
         maxStates: Int = defaultMaxStates,
         exploreWholeCluster: Bool = false,
+        solutionLimit: Int = 1,
+        maxSteps: Int? = nil,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) {
+        precondition(solutionLimit >= 1, "a solve looks for at least one solution")
         self.maxStates = min(maxStates, StateTable.maximumCount)
         self.exploreWholeCluster = exploreWholeCluster
+        self.solutionLimit = solutionLimit
+        self.maxSteps = maxSteps
         self.isCancelled = isCancelled
     }
 

@@ -14,6 +14,7 @@ public enum SolveStatus: String, Sendable, Hashable, Codable {
 /// Why a search was cut off.
 public enum CutoffReason: String, Sendable, Hashable, Codable {
     case maxStates = "max-states"
+    case maxSteps = "max-steps"
     case cancelled
     case memoryBudget = "memory-budget"
 }
@@ -57,6 +58,11 @@ public struct SearchStatistics: Sendable, Hashable, Codable {
     public var levelReached = 0
     /// Wall-clock seconds of the solve, measured by the caller's clock.
     public var seconds = 0.0
+    /// Depth-first searches (Sudoku): nodes of the search tree, values tried at branching
+    /// cells, and candidates removed by propagation. Nil for breadth-first searches.
+    public var searchNodes: Int?
+    public var guesses: Int?
+    public var propagations: Int?
 
     public init() {}
 
@@ -84,6 +90,11 @@ public struct SolveResult: Sendable, Hashable {
     public var solution: [SolutionMove]
     /// States in the start's connected component, when the whole of it was explored.
     public var cluster: Int?
+    /// For puzzles whose answer is a position rather than moves (Sudoku): that position, in
+    /// the puzzle's one-line form.
+    public var solvedPosition: String?
+    /// Solutions found, when the caller asked to count them (`SolveOptions.solutionLimit` > 1).
+    public var solutionCount: Int?
     public var statistics: SearchStatistics
 
     public init(
@@ -97,6 +108,6 @@ public struct SolveResult: Sendable, Hashable {
         self.statistics = statistics
     }
 
-    /// The number of moves, when solved.
-    public var moves: Int? { status == .solved ? solution.count : nil }
+    /// The number of moves, when solved (none for puzzles answered by a position).
+    public var moves: Int? { status == .solved && solvedPosition == nil ? solution.count : nil }
 }

@@ -1,0 +1,77 @@
+// A puzzle of any kind, read and ready to solve: what the CLI, the benchmark and the workers
+// hold when they do not care which kind it is. It solves with a solver named by the user and
+// checks an answer with the kind's independent validator.
+
+public struct ParsedPuzzle: Sendable {
+    public let kind: PuzzleKind
+    public let label: String?
+    /// The answer the input gave: optimal moves (-1 for unsolvable) and cluster size.
+    public let expectedMoves: Int?
+    public let expectedCluster: Int?
+    /// The puzzle in its kind's own type, for kind-specific output (boards, grids).
+    public let rushHour: RushHourPuzzle?
+    public let sudoku: SudokuPuzzle?
+
+    /// Reads a record as a puzzle of `kind`, or of the kind it looks like.
+    public static func parse(_ record: PuzzleRecord, kind: PuzzleKind? = nil) throws(PuzzleInputError) -> ParsedPuzzle {
+        switch kind ?? PuzzleKind.detect(record) {
+        case .rushhour: ParsedPuzzle(try RushHourPuzzle.parse(record))
+        case .sudoku: ParsedPuzzle(try SudokuPuzzle.parse(record))
+        }
+    }
+
+    /// Reads text holding exactly one puzzle (a command-line argument, a job).
+    public static func parse(_ text: String, kind: PuzzleKind? = nil) throws(PuzzleInputError) -> ParsedPuzzle {
+        let records = PuzzleKind.records(in: text, kind: kind)
+        guard records.count == 1 else {
+            throw PuzzleInputError(
+                code: records.isEmpty ? "empty" : "several-puzzles",
+                message: records.isEmpty ? "no puzzle in the text" : "the text holds \(records.count) puzzles; expected one")
+        }
+        return try parse(records[0], kind: kind)
+    }
+
+    public init(_ puzzle: RushHourPuzzle) {
+        kind = .rushhour
+        label = puzzle.label
+        expectedMoves = puzzle.expectedMoves
+        expectedCluster = puzzle.expectedCluster
+        rushHour = puzzle
+        sudoku = nil
+    }
+
+    public init(_ puzzle: SudokuPuzzle) {
+        kind = .sudoku
+        label = puzzle.label
+        expectedMoves = nil
+        expectedCluster = nil
+        rushHour = nil
+        sudoku = puzzle
+    }
+
+    /// Whether this kind has a solver of that name.
+    public func hasSolver(_ name: String) -> Bool { kind.solverNames.contains(name) }
+
+    /// Solves with the named solver; nil when this kind has no solver of that name.
+    public func solve(with solverName: String, options: SolveOptions) -> SolveResult? {
+        if let rushHour, let solver = RushHourSolvers.named(solverName) { return solver.solve(rushHour, options: options) }
+        if let sudoku, let solver = SudokuSolvers.named(solverName) { return solver.solve(sudoku, options: options) }
+        return nil
+    }
+
+    /// Why a solved result's answer is wrong, checked by the kind's independent validator; nil
+    /// when it is right or there is nothing to check.
+    public func validationFailure(of result: SolveResult) -> String? {
+        guard result.status == .solved || result.solvedPosition != nil else { return nil }
+        do {
+            if let rushHour { try RushHourSolutionValidator.validate(result.solution, for: rushHour) }
+            if let sudoku {
+                guard let position = result.solvedPosition else { return "the solver gave no solution" }
+                try SudokuSolutionValidator.validate(position, for: sudoku)
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}

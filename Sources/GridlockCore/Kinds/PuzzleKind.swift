@@ -1,0 +1,70 @@
+// The puzzle kinds Gridlock solves, and the one place that knows how to tell them apart. The
+// CLI, the batch planner and the workers go through here, so a new kind is added once.
+//
+// Detection, when the user gives no --kind:
+//   JSON                    its "kind" key; else a "grid" key means Sudoku
+//   one line                a token of 16, 81 or 256 Sudoku characters is a Sudoku;
+//                           anything else is a Rush Hour database line
+//   several lines (a grid)  digits mean Sudoku (Rush Hour grids have letters and dots only)
+
+public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
+    case rushhour
+    case sudoku
+
+    /// The kinds' solver names, each kind's default first.
+    public var solverNames: [String] {
+        switch self {
+        case .rushhour: RushHourSolvers.names
+        case .sudoku: SudokuSolvers.names
+        }
+    }
+
+    public var defaultSolver: String { solverNames[0] }
+
+    /// The solvers of `requested` that solve this kind, in order; the default when it names
+    /// none of them, so one `--solver` list serves a file of mixed kinds.
+    public func solvers(from requested: [String]) -> [String] {
+        let chosen = requested.filter(solverNames.contains)
+        return chosen.isEmpty ? [defaultSolver] : chosen
+    }
+
+    /// Whether a line stands alone as a puzzle of this kind (the rest are grid rows).
+    public func isSingleLineRecord(_ trimmedLine: Substring) -> Bool {
+        switch self {
+        case .rushhour: RushHourPuzzle.isSingleLineRecord(trimmedLine)
+        case .sudoku: SudokuPuzzle.isSingleLineRecord(trimmedLine)
+        }
+    }
+
+    /// The record splitter for documents of unknown kind: a line that any kind reads alone,
+    /// except a Sudoku grid row (`4 . . | . . . | 8 . 5` has several tokens, as a Rush Hour
+    /// database line does).
+    public static func isSingleLineRecordOfAnyKind(_ trimmedLine: Substring) -> Bool {
+        if SudokuPuzzle.isSingleLineRecord(trimmedLine) { return true }
+        return RushHourPuzzle.isSingleLineRecord(trimmedLine) && !SudokuPuzzle.isGridRow(trimmedLine)
+    }
+
+    /// The records of a document: of one kind, or of any when `kind` is nil.
+    public static func records(in text: String, kind: PuzzleKind?) -> [PuzzleRecord] {
+        PuzzleDocument.records(in: text, isSingleLine: kind.map { $0.isSingleLineRecord } ?? isSingleLineRecordOfAnyKind)
+    }
+
+    /// The kind a record is written as (see the rules above).
+    public static func detect(_ record: PuzzleRecord) -> PuzzleKind {
+        let first = record.lines[0].text.trimmingWhitespace
+        if record.lines.count == 1 {
+            if first.hasPrefix("{") { return jsonKind(first) ?? .rushhour }
+            return SudokuPuzzle.isSingleLineRecord(first) ? .sudoku : .rushhour
+        }
+        let hasDigits = record.lines.contains { $0.text.utf8.contains { (0x31...0x39).contains($0) } }
+        return hasDigits ? .sudoku : .rushhour
+    }
+
+    private static func jsonKind(_ text: Substring) -> PuzzleKind? {
+        if let range = text.range(of: "\"kind\""),
+           let kind = allCases.first(where: { text[range.upperBound...].prefix(24).contains("\"\($0.rawValue)\"") }) {
+            return kind
+        }
+        return text.contains("\"grid\"") ? .sudoku : nil
+    }
+}

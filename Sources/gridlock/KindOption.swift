@@ -1,0 +1,36 @@
+// `--kind` and `--solver` as every command reads them: the kind is detected from each puzzle
+// unless given, and solver names are checked against every kind's solvers.
+
+import ArgumentParser
+import GridlockCore
+
+extension PuzzleKind: ExpressibleByArgument {}
+
+/// `--kind auto|rushhour|sudoku`.
+enum KindChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, rushhour, sudoku
+
+    var kind: PuzzleKind? { PuzzleKind(rawValue: rawValue) }
+
+    static let help = ArgumentHelp(
+        "The puzzle kind: \(allCases.map(\.rawValue).joined(separator: ", ")). auto tells each puzzle's kind from its shape.")
+}
+
+/// A comma-separated list of solver names, as `--solver bfs,bidirectional` gives it.
+enum SolverList {
+    static func names(_ list: String) -> [String] {
+        list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Every kind's solvers, for help texts: "rushhour: bfs, bidirectional, reference; sudoku: ...".
+    static var catalogue: String {
+        PuzzleKind.allCases.map { "\($0.rawValue): \($0.solverNames.joined(separator: ", "))" }.joined(separator: "; ")
+    }
+
+    static func check(_ list: String, kind: PuzzleKind?) throws {
+        let known = kind.map(\.solverNames) ?? PuzzleKind.allCases.flatMap(\.solverNames)
+        for name in names(list) where !known.contains(name) {
+            throw ValidationError("unknown solver '\(name)'; the solvers are \(kind.map { "\($0.rawValue): \($0.solverNames.joined(separator: ", "))" } ?? catalogue)")
+        }
+    }
+}
