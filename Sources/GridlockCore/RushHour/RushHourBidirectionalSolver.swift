@@ -159,6 +159,7 @@ struct MeetingVisitor: SuccessorVisitor, ~Copyable {
             : backward.table.insert(successor, tag: tag)
         guard added else { return true }
         enqueued &+= 1
+        if next.count == next.capacity { next.growFrontier() }
         next.append(RushHourGeometry.entry(successor, tag: tag))
         let held = expandingForward ? backward.table.contains(successor) : forward.table.contains(successor)
         if held {
