@@ -81,7 +81,18 @@ struct BitsetSearch {
             dirtyUnits[other] |= had == 0 ? 0 : cellUnits
             frame[other * 2 + word] &= ~bit
         }
-        dirtyUnits[digit] |= unitsOfPeers[cell]
+        // The digit leaves the peers that still had it: their units change for it.
+        var removed0 = frame[digit * 2] & peers[cell * 2], removed1 = frame[digit * 2 + 1] & peers[cell * 2 + 1]
+        var touched: UInt32 = 0
+        while removed0 != 0 {
+            touched |= unitsOfCell[removed0.trailingZeroBitCount]
+            removed0 &= removed0 &- 1
+        }
+        while removed1 != 0 {
+            touched |= unitsOfCell[SudokuBitsetTables.cellsInLowWord + removed1.trailingZeroBitCount]
+            removed1 &= removed1 &- 1
+        }
+        dirtyUnits[digit] |= touched & ~cellUnits
         frame[digit * 2] &= ~peers[cell * 2]
         frame[digit * 2 + 1] &= ~peers[cell * 2 + 1]
         frame[digit * 2 + word] |= bit
@@ -139,11 +150,18 @@ struct BitsetSearch {
 
     mutating func placeHiddenSingles(_ frame: UnsafeMutablePointer<UInt64>) -> HiddenSingles {
         var placedAny = false
+        // Locals, so the loop keeps them in registers: placements write through pointers,
+        // which the compiler must otherwise assume can change anything it read from `self`.
+        let units = units, dirtyUnits = dirtyUnits, unfilled = unfilled
         for digit in 0..<9 {
-            while dirtyUnits[digit] != 0 {
-                let unit = dirtyUnits[digit].trailingZeroBitCount
-                dirtyUnits[digit] &= dirtyUnits[digit] &- 1
-                let low = frame[digit * 2] & units[unit * 2], high = frame[digit * 2 + 1] & units[unit * 2 + 1]
+            var dirty = dirtyUnits[digit]
+            guard dirty != 0 else { continue }
+            dirtyUnits[digit] = 0
+            var mask0 = frame[digit * 2], mask1 = frame[digit * 2 + 1]
+            while dirty != 0 {
+                let unit = dirty.trailingZeroBitCount
+                dirty &= dirty &- 1
+                let low = mask0 & units[unit * 2], high = mask1 & units[unit * 2 + 1]
                 if low | high == 0 { return .contradiction }
                 // One cell: no word has two bits, and not both words have one.
                 guard (low & (low &- 1)) | (high & (high &- 1)) == 0, low == 0 || high == 0,
@@ -151,6 +169,10 @@ struct BitsetSearch {
                 let cell = low != 0 ? low.trailingZeroBitCount : SudokuBitsetTables.cellsInLowWord + high.trailingZeroBitCount
                 place(frame, digit, cell)
                 placedAny = true
+                dirty |= dirtyUnits[digit]
+                dirtyUnits[digit] = 0
+                mask0 = frame[digit * 2]
+                mask1 = frame[digit * 2 + 1]
             }
         }
         return placedAny ? .placed : .none
@@ -170,8 +192,18 @@ struct BitsetSearch {
             once1 |= high
         }
         let pairs0 = twice0 & ~thrice0 & frame[unfilled], pairs1 = twice1 & ~thrice1 & frame[unfilled + 1]
-        if pairs0 != 0 { return pairs0.trailingZeroBitCount }
-        if pairs1 != 0 { return SudokuBitsetTables.cellsInLowWord + pairs1.trailingZeroBitCount }
+        if pairs0 | pairs1 != 0 {
+            var best = -1, bestScore = -1
+            var p0 = pairs0, p1 = pairs1
+            let open0 = frame[unfilled], open1 = frame[unfilled + 1]
+            while p0 | p1 != 0 {
+                let cell: Int
+                if p0 != 0 { cell = p0.trailingZeroBitCount; p0 &= p0 &- 1 } else { cell = 63 + p1.trailingZeroBitCount; p1 &= p1 &- 1 }
+                let score = (open0 & peers[cell * 2]).nonzeroBitCount + (open1 & peers[cell * 2 + 1]).nonzeroBitCount + (pairs0 & peers[cell * 2]).nonzeroBitCount + (pairs1 & peers[cell * 2 + 1]).nonzeroBitCount
+                if score > bestScore { best = cell; bestScore = score }
+            }
+            return best
+        }
         var best = -1, bestCount = 10
         for cell in 0..<81 {
             let (word, bit) = SudokuBitsetTables.position(of: cell)
@@ -209,10 +241,21 @@ struct BitsetSearch {
         }
     }
 
+    /// The digits of a full frame: each digit's set is exactly its cells.
     func solvedCells(_ frame: UnsafeMutablePointer<UInt64>) -> [UInt8] {
         if tally.firstSolution != nil { return [] }
-        return (0..<81).map { cell in
-            UInt8((0..<9).first { isCandidate(frame, $0, cell) }! + 1)
+        var cells = [UInt8](repeating: 0, count: 81)
+        for digit in 0..<9 {
+            var low = frame[digit * 2], high = frame[digit * 2 + 1]
+            while low != 0 {
+                cells[low.trailingZeroBitCount] = UInt8(digit + 1)
+                low &= low &- 1
+            }
+            while high != 0 {
+                cells[SudokuBitsetTables.cellsInLowWord + high.trailingZeroBitCount] = UInt8(digit + 1)
+                high &= high &- 1
+            }
         }
+        return cells
     }
 }

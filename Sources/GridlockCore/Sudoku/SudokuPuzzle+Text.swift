@@ -6,8 +6,15 @@ extension SudokuPuzzle {
     public var lineText: String { Self.lineText(cells) }
 
     public static func lineText(_ cells: [UInt8]) -> String {
-        String(cells.map { character(for: $0) })
+        // Straight from bytes: batches write one of these per solve.
+        String(unsafeUninitializedCapacity: cells.count) { buffer in
+            for (index, digit) in cells.enumerated() { buffer[index] = characterBytes[Int(digit)] }
+            return cells.count
+        }
     }
+
+    /// ".123456789ABCDEFG" as bytes: a digit's character, 0 a blank.
+    private static let characterBytes: [UInt8] = Array(".123456789ABCDEFG".utf8)
 
     /// The grid with box separators:
     ///
