@@ -14,6 +14,9 @@ public struct BenchmarkSummary: Sendable {
     public private(set) var largeStates = 0
     public private(set) var largeMemoryBytes = 0
     public static let largeSolve = 10_000
+    /// Depth-first solvers (Sudoku): search nodes and guesses, summed.
+    public private(set) var searchNodes: Int?
+    public private(set) var guesses: Int?
     public private(set) var wrong = 0
     public private(set) var cutoff = 0
 
@@ -31,6 +34,8 @@ public struct BenchmarkSummary: Sendable {
             largeStates += result.statistics.statesStored
             largeMemoryBytes += result.statistics.memoryBytes
         }
+        if let nodes = result.statistics.searchNodes { searchNodes = (searchNodes ?? 0) + nodes }
+        if let tried = result.statistics.guesses { guesses = (guesses ?? 0) + tried }
         if result.status == .cutoff { cutoff += 1 } else if !correct { wrong += 1 }
     }
 
@@ -53,33 +58,50 @@ public struct BenchmarkSummary: Sendable {
     }
 }
 
-/// Renders summaries side by side, each solver's mean time as a ratio to the first's.
+/// Renders summaries side by side, each solver's mean time as a ratio to the first's. Breadth-
+/// first solvers get state and memory columns; depth-first ones (no stored states) get search
+/// nodes and guesses per puzzle instead.
 public enum BenchmarkTable {
-    public static let columns = [
-        "solver", "puzzles", "puzzles/s", "mean", "median", "p95", "max", "states/s", "bytes/state",
-        "bytes/state ≥10k", "max memory", "wrong", "cut off", "time vs first",
-    ]
+    static let timeColumns = ["solver", "puzzles", "puzzles/s", "mean", "median", "p95", "max"]
+    static let outcomeColumns = ["max memory", "wrong", "cut off", "time vs first"]
+    public static let columns = timeColumns + ["states/s", "bytes/state", "bytes/state ≥10k"] + outcomeColumns
+    public static let depthFirstColumns = timeColumns + ["nodes/puzzle", "guesses/puzzle"] + outcomeColumns
+
+    static func isDepthFirst(_ summaries: [BenchmarkSummary]) -> Bool {
+        summaries.allSatisfy { $0.searchNodes != nil }
+    }
 
     public static func rows(_ summaries: [BenchmarkSummary]) -> [[String]] {
         let baseline = summaries.first?.mean ?? 0
+        let depthFirst = isDepthFirst(summaries)
         return summaries.map { summary in
-            [
+            let perPuzzle = { (total: Int?) in (Double(total ?? 0) / Double(max(1, summary.count))).formatted(decimals: 1) }
+            let work = depthFirst
+                ? [perPuzzle(summary.searchNodes), perPuzzle(summary.guesses)]
+                : [
+                    Int(summary.statesPerSecond.rounded()).grouped, summary.bytesPerState.formatted(decimals: 1),
+                    summary.bytesPerStateOfLargeSolves.map { $0.formatted(decimals: 1) } ?? "-",
+                ]
+            return [
                 summary.solver, summary.count.grouped, Int(summary.puzzlesPerSecond.rounded()).grouped,
                 summary.mean.milliseconds, summary.quantile(0.5).milliseconds, summary.quantile(0.95).milliseconds,
-                summary.quantile(1).milliseconds, Int(summary.statesPerSecond.rounded()).grouped,
-                summary.bytesPerState.formatted(decimals: 1),
-                summary.bytesPerStateOfLargeSolves.map { $0.formatted(decimals: 1) } ?? "-", summary.maxMemoryBytes.bytes,
-                summary.wrong.grouped, summary.cutoff.grouped,
+                summary.quantile(1).milliseconds,
+            ] + work + [
+                summary.maxMemoryBytes.bytes, summary.wrong.grouped, summary.cutoff.grouped,
                 baseline == 0 ? "-" : (summary.mean / baseline).formatted(decimals: 2) + "x",
             ]
         }
     }
 
+    static func header(_ summaries: [BenchmarkSummary]) -> [String] {
+        isDepthFirst(summaries) ? depthFirstColumns : columns
+    }
+
     public static func text(_ summaries: [BenchmarkSummary]) -> String {
-        TextTable.aligned(header: columns, rows: rows(summaries))
+        TextTable.aligned(header: header(summaries), rows: rows(summaries))
     }
 
     public static func markdown(_ summaries: [BenchmarkSummary]) -> String {
-        TextTable.markdown(header: columns, rows: rows(summaries))
+        TextTable.markdown(header: header(summaries), rows: rows(summaries))
     }
 }
