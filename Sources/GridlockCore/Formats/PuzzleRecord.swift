@@ -66,6 +66,20 @@ public enum PuzzleDocument {
     }
 }
 
+extension PuzzleDocument {
+    /// The one record of a text that must hold exactly one puzzle (a command-line argument, a
+    /// job's text).
+    public static func onlyRecord(in text: String, isSingleLine: (Substring) -> Bool) throws(PuzzleInputError) -> PuzzleRecord {
+        let found = records(in: text, isSingleLine: isSingleLine)
+        guard found.count == 1 else {
+            throw PuzzleInputError(
+                code: found.isEmpty ? "empty" : "several-puzzles",
+                message: found.isEmpty ? "no puzzle in the text" : "the text holds \(found.count) puzzles; expected one")
+        }
+        return found[0]
+    }
+}
+
 extension Substring {
     /// The line without leading and trailing spaces and tabs, found on UTF-8 bytes.
     var trimmingWhitespace: Substring {

@@ -22,13 +22,8 @@ public struct ParsedPuzzle: Sendable {
 
     /// Reads text holding exactly one puzzle (a command-line argument, a job).
     public static func parse(_ text: String, kind: PuzzleKind? = nil) throws(PuzzleInputError) -> ParsedPuzzle {
-        let records = PuzzleKind.records(in: text, kind: kind)
-        guard records.count == 1 else {
-            throw PuzzleInputError(
-                code: records.isEmpty ? "empty" : "several-puzzles",
-                message: records.isEmpty ? "no puzzle in the text" : "the text holds \(records.count) puzzles; expected one")
-        }
-        return try parse(records[0], kind: kind)
+        let isSingleLine = kind.map { $0.isSingleLineRecord } ?? PuzzleKind.isSingleLineRecordOfAnyKind
+        return try parse(try PuzzleDocument.onlyRecord(in: text, isSingleLine: isSingleLine), kind: kind)
     }
 
     public init(_ puzzle: RushHourPuzzle) {

@@ -41,12 +41,6 @@ extension RushHourPuzzle {
 
     /// Reads a single puzzle from text in any format (a command-line argument, say).
     public static func parse(_ text: String) throws(PuzzleInputError) -> RushHourPuzzle {
-        let records = PuzzleDocument.records(in: text, isSingleLine: isSingleLineRecord)
-        guard records.count == 1 else {
-            throw PuzzleInputError(
-                code: records.isEmpty ? "empty" : "several-puzzles",
-                message: records.isEmpty ? "no puzzle in the text" : "the text holds \(records.count) puzzles; expected one")
-        }
-        return try parse(records[0])
+        try parse(try PuzzleDocument.onlyRecord(in: text, isSingleLine: isSingleLineRecord))
     }
 }

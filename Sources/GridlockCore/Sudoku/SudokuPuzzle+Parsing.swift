@@ -48,13 +48,7 @@ extension SudokuPuzzle {
 
     /// Reads a single puzzle from text in any format.
     public static func parse(_ text: String) throws(PuzzleInputError) -> SudokuPuzzle {
-        let records = PuzzleDocument.records(in: text, isSingleLine: isSingleLineRecord)
-        guard records.count == 1 else {
-            throw PuzzleInputError(
-                code: records.isEmpty ? "empty" : "several-puzzles",
-                message: records.isEmpty ? "no puzzle in the text" : "the text holds \(records.count) puzzles; expected one")
-        }
-        return try parse(records[0])
+        try parse(try PuzzleDocument.onlyRecord(in: text, isSingleLine: isSingleLineRecord))
     }
 
     /// One line: the cells, then optionally whitespace and a label.
