@@ -8,7 +8,7 @@ extension PuzzleKind: ExpressibleByArgument {}
 
 /// `--kind auto|rushhour|sudoku`.
 enum KindChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, rushhour, sudoku
+    case auto, rushhour, sudoku, tiles
 
     var kind: PuzzleKind? { PuzzleKind(rawValue: rawValue) }
 

@@ -11,19 +11,25 @@ public struct ParsedPuzzle: Sendable {
     /// The puzzle in its kind's own type, for kind-specific output (boards, grids).
     public let rushHour: RushHourPuzzle?
     public let sudoku: SudokuPuzzle?
+    public let tiles: TilePuzzle?
 
     /// Reads a record as a puzzle of `kind`, or of the kind it looks like.
-    public static func parse(_ record: PuzzleRecord, kind: PuzzleKind? = nil) throws(PuzzleInputError) -> ParsedPuzzle {
+    public static func parse(
+        _ record: PuzzleRecord, kind: PuzzleKind? = nil, tileOptions: TileReadOptions = TileReadOptions()
+    ) throws(PuzzleInputError) -> ParsedPuzzle {
         switch kind ?? PuzzleKind.detect(record) {
         case .rushhour: ParsedPuzzle(try RushHourPuzzle.parse(record))
         case .sudoku: ParsedPuzzle(try SudokuPuzzle.parse(record))
+        case .tiles: ParsedPuzzle(try TilePuzzle.parse(record, options: tileOptions))
         }
     }
 
     /// Reads text holding exactly one puzzle (a command-line argument, a job).
-    public static func parse(_ text: String, kind: PuzzleKind? = nil) throws(PuzzleInputError) -> ParsedPuzzle {
+    public static func parse(
+        _ text: String, kind: PuzzleKind? = nil, tileOptions: TileReadOptions = TileReadOptions()
+    ) throws(PuzzleInputError) -> ParsedPuzzle {
         let isSingleLine = kind.map { $0.isSingleLineRecord } ?? PuzzleKind.isSingleLineRecordOfAnyKind
-        return try parse(try PuzzleDocument.onlyRecord(in: text, isSingleLine: isSingleLine), kind: kind)
+        return try parse(try PuzzleDocument.onlyRecord(in: text, isSingleLine: isSingleLine), kind: kind, tileOptions: tileOptions)
     }
 
     public init(_ puzzle: RushHourPuzzle) {
@@ -33,6 +39,7 @@ public struct ParsedPuzzle: Sendable {
         expectedCluster = puzzle.expectedCluster
         rushHour = puzzle
         sudoku = nil
+        tiles = nil
     }
 
     public init(_ puzzle: SudokuPuzzle) {
@@ -42,6 +49,17 @@ public struct ParsedPuzzle: Sendable {
         expectedCluster = nil
         rushHour = nil
         sudoku = puzzle
+        tiles = nil
+    }
+
+    public init(_ puzzle: TilePuzzle) {
+        kind = .tiles
+        label = puzzle.label
+        expectedMoves = puzzle.expectedMoves
+        expectedCluster = nil
+        rushHour = nil
+        sudoku = nil
+        tiles = puzzle
     }
 
     /// Whether this kind has a solver of that name.
@@ -51,6 +69,7 @@ public struct ParsedPuzzle: Sendable {
     public func solve(with solverName: String, options: SolveOptions) -> SolveResult? {
         if let rushHour, let solver = RushHourSolvers.named(solverName) { return solver.solve(rushHour, options: options) }
         if let sudoku, let solver = SudokuSolvers.named(solverName) { return solver.solve(sudoku, options: options) }
+        if let tiles, let solver = TileSolvers.named(solverName) { return solver.solve(tiles, options: options) }
         return nil
     }
 
@@ -60,6 +79,7 @@ public struct ParsedPuzzle: Sendable {
         guard result.status == .solved || result.solvedPosition != nil else { return nil }
         do {
             if let rushHour { try RushHourSolutionValidator.validate(result.solution, for: rushHour) }
+            if let tiles { try TileSolutionValidator.validate(result.solution, for: tiles) }
             if let sudoku {
                 guard let position = result.solvedPosition else { return "the solver gave no solution" }
                 try SudokuSolutionValidator.validate(position, for: sudoku)

@@ -2,20 +2,24 @@
 // CLI, the batch planner and the workers go through here, so a new kind is added once.
 //
 // Detection, when the user gives no --kind:
-//   JSON                    its "kind" key; else a "grid" key means Sudoku
-//   one line                a token of 16, 81 or 256 Sudoku characters is a Sudoku;
-//                           anything else is a Rush Hour database line
-//   several lines (a grid)  digits mean Sudoku (Rush Hour grids have letters and dots only)
+//   JSON                    its "kind" key; else "grid" means Sudoku, "tiles" tiles
+//   one line                a token of 16, 81 or 256 Sudoku characters is a Sudoku; numbers
+//                           only (a WxH: prefix, Korf's shape, or 0...N-1 for a square N of 9
+//                           or more) are tiles; anything else is a Rush Hour database line
+//   several lines (a grid)  rows of numbers holding 0...N-1 once each are tiles; other digits
+//                           mean Sudoku (its blanks and repeated digits); no digits, Rush Hour
 
 public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
     case rushhour
     case sudoku
+    case tiles
 
     /// The kinds' solver names, each kind's default first.
     public var solverNames: [String] {
         switch self {
         case .rushhour: RushHourSolvers.names
         case .sudoku: SudokuSolvers.names
+        case .tiles: TileSolvers.names
         }
     }
 
@@ -33,6 +37,7 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
         switch self {
         case .rushhour: RushHourPuzzle.isSingleLineRecord(trimmedLine)
         case .sudoku: SudokuPuzzle.isSingleLineRecord(trimmedLine)
+        case .tiles: TilePuzzle.isSingleLineRecord(trimmedLine)
         }
     }
 
@@ -40,8 +45,9 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
     /// except a Sudoku grid row (`4 . . | . . . | 8 . 5` has several tokens, as a Rush Hour
     /// database line does).
     public static func isSingleLineRecordOfAnyKind(_ trimmedLine: Substring) -> Bool {
-        if SudokuPuzzle.isSingleLineRecord(trimmedLine) { return true }
+        if SudokuPuzzle.isSingleLineRecord(trimmedLine) || TilePuzzle.isSingleLineRecord(trimmedLine) { return true }
         return RushHourPuzzle.isSingleLineRecord(trimmedLine) && !SudokuPuzzle.isGridRow(trimmedLine)
+            && !TilePuzzle.isGridRow(trimmedLine)
     }
 
     /// The records of a document: of one kind, or of any when `kind` is nil.
@@ -54,7 +60,12 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
         let first = record.lines[0].text.trimmingWhitespace
         if record.lines.count == 1 {
             if first.hasPrefix("{") { return jsonKind(first) ?? .rushhour }
-            return SudokuPuzzle.isSingleLineRecord(first) ? .sudoku : .rushhour
+            if SudokuPuzzle.isSingleLineRecord(first) { return .sudoku }
+            return TilePuzzle.isSingleLineRecord(first) ? .tiles : .rushhour
+        }
+        let rows = record.lines.map { TilePuzzle.numberTokens($0.text[...]) }
+        if rows.allSatisfy({ $0 != nil && $0!.size == nil }), TilePuzzle.isPermutation(rows.flatMap { $0!.tokens }) {
+            return .tiles
         }
         let hasDigits = record.lines.contains { $0.text.utf8.contains { (0x31...0x39).contains($0) } }
         return hasDigits ? .sudoku : .rushhour
@@ -65,6 +76,7 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
            let kind = allCases.first(where: { text[range.upperBound...].prefix(24).contains("\"\($0.rawValue)\"") }) {
             return kind
         }
+        if text.contains("\"tiles\"") { return .tiles }
         return text.contains("\"grid\"") ? .sudoku : nil
     }
 }

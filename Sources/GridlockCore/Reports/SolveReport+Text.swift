@@ -37,6 +37,8 @@ extension SolveReport {
             return "\(name): solved\(count)\(time)"
         case "solved":
             return "\(name): solved in \((moves ?? 0).counted("move"))\(expectation)\(time)"
+        case "unsolvable" where reason != nil:
+            return "\(name): unsolvable: \(reason!)\(expectation)"
         case "unsolvable" where stats?.searchNodes != nil:
             return "\(name): no solution (the search was exhausted)\(time)"
         case "unsolvable":
@@ -45,7 +47,7 @@ extension SolveReport {
             return "\(name): unsolvable, halted at level \(level)\(explored)\(expectation)\(time)"
         case "cutoff":
             let work = stats?.searchNodes.map { $0.counted("search node") } ?? "\((stats?.statesStored ?? 0).grouped) states"
-            return "\(name): cut off (\(cutoffReason ?? "limit")) after \(work)\(time)"
+            return "\(name): cut off (\(reason ?? cutoffReason ?? "limit")) after \(work)\(time)"
         default:
             let place = error.flatMap { error in error.line.map { line in error.column.map { "line \(line), column \($0): " } ?? "line \(line): " } } ?? ""
             return "\(name): invalid: \(place)\(error?.message ?? "unreadable")"

@@ -47,6 +47,8 @@ public struct SolveReport: Sendable, Codable, Hashable {
         public var searchNodes: Int?
         public var guesses: Int?
         public var propagations: Int?
+        /// IDA*: each iteration's f bound (the per-level counts are per iteration).
+        public var bounds: [Int]?
     }
 
     /// `solution`: the moves for puzzles solved by moves, the solved position (one line) for
@@ -93,6 +95,8 @@ public struct SolveReport: Sendable, Codable, Hashable {
     /// `solved`, `unsolvable`, `cutoff` or `invalid`.
     public var status: String
     public var cutoffReason: String?
+    /// Why the status, in words, when the solver said (an unsolvable tile board's parity).
+    public var reason: String?
     public var moves: Int?
     public var solution: Solution?
     /// Solutions counted, when counting was asked for (`--count`).
@@ -134,6 +138,7 @@ public struct SolveReport: Sendable, Codable, Hashable {
         report.solver = solver
         report.status = result.status.rawValue
         report.cutoffReason = result.cutoffReason?.rawValue
+        report.reason = result.reason
         report.moves = result.moves
         if let position = result.solvedPosition {
             report.solution = .position(position)
@@ -153,7 +158,8 @@ public struct SolveReport: Sendable, Codable, Hashable {
             maxQueue: statistics.maxQueue, finalQueue: statistics.finalQueue,
             statesStored: statistics.statesStored, memoryBytes: statistics.memoryBytes,
             levelReached: statistics.levelReached, seconds: statistics.seconds,
-            searchNodes: statistics.searchNodes, guesses: statistics.guesses, propagations: statistics.propagations)
+            searchNodes: statistics.searchNodes, guesses: statistics.guesses, propagations: statistics.propagations,
+            bounds: statistics.bounds)
         if let failure = puzzle.validationFailure(of: result) {
             report.matchesExpected = false
             report.error = .init(code: "invalid-solution", message: "the solver's solution failed validation: \(failure)")

@@ -17,6 +17,8 @@ public enum CutoffReason: String, Sendable, Hashable, Codable {
     case maxSteps = "max-steps"
     case cancelled
     case memoryBudget = "memory-budget"
+    /// The solver cannot represent the puzzle (a board too big for its packed states).
+    case tooLarge = "too-large"
 }
 
 /// One move of a solution, in the puzzle's own words and in coordinates a viewer can animate.
@@ -63,6 +65,9 @@ public struct SearchStatistics: Sendable, Hashable, Codable {
     public var searchNodes: Int?
     public var guesses: Int?
     public var propagations: Int?
+    /// Iterative deepening (IDA*): the f bound of each iteration; the per-level counts are
+    /// then per iteration.
+    public var bounds: [Int]?
 
     public init() {}
 
@@ -95,6 +100,9 @@ public struct SolveResult: Sendable, Hashable {
     public var solvedPosition: String?
     /// Solutions found, when the caller asked to count them (`SolveOptions.solutionLimit` > 1).
     public var solutionCount: Int?
+    /// Why, in words, when the status needs explaining: an unsolvable tile board's parity, a
+    /// solver's size limit.
+    public var reason: String?
     public var statistics: SearchStatistics
 
     public init(

@@ -1,0 +1,63 @@
+// `bfs` for tiles: breadth-first from the start until the goal is generated (optimal), or,
+// with `exploreWholeCluster`, until every reachable state is known: the census of the 8-puzzle
+// (181,440 states, 31 moves at most, two states that far) comes from this.
+
+public struct TileBFSSolver: PuzzleSolver {
+    public let name = "bfs"
+
+    public init() {}
+
+    public func solve(_ puzzle: TilePuzzle, options: SolveOptions) -> SolveResult {
+        if let early = TileSolverChecks.early(puzzle, needsPacking: true) { return early }
+        let geometry = TileGeometry(width: puzzle.width, height: puzzle.height)
+        let goal = TileGeometry.pack(puzzle.goalTiles)
+        var layers = TileLayers(geometry: geometry, start: TileGeometry.pack(puzzle.tiles))
+        var statistics = SearchStatistics()
+        statistics.countEnqueued(atLevel: 0)
+        statistics.countExamined(atLevel: 0, 0)
+        var found = layers.start == goal
+        var cutoff: CutoffReason?
+        while !layers.frontier.isEmpty, !found || options.exploreWholeCluster {
+            if options.isCancelled() { cutoff = .cancelled; break }
+            if layers.table.count > options.maxStates { cutoff = .maxStates; break }
+            var added = 0
+            let (examined, _) = layers.expandLayer { state in
+                added += 1
+                if state == goal { found = true }
+                return true
+            }
+            statistics.countExamined(atLevel: layers.depth + 1, examined)
+            if added > 0 { statistics.countEnqueued(atLevel: layers.depth + 1, added) }
+            statistics.maxQueue = max(statistics.maxQueue, layers.next.count)
+            layers.advance()
+        }
+        statistics.levelReached = statistics.enqueuedPerLevel.count - 1
+        statistics.finalQueue = layers.frontier.count
+        statistics.statesStored = layers.table.count
+        statistics.memoryBytes = layers.memoryBytes
+        let explored = cutoff == nil && (layers.frontier.isEmpty || !found)
+        if !found {
+            return SolveResult(status: cutoff == nil ? .unsolvable : .cutoff, cutoffReason: cutoff, statistics: statistics)
+        }
+        return SolveResult(
+            status: .solved, solution: layers.path(to: goal), cluster: explored ? layers.table.count : nil, statistics: statistics)
+    }
+}
+
+/// What every tile solver settles before searching.
+enum TileSolverChecks {
+    /// Unsolvable by parity (no search), already solved, or too big to pack.
+    static func early(_ puzzle: TilePuzzle, needsPacking: Bool) -> SolveResult? {
+        if let reason = puzzle.unsolvableReason {
+            var result = SolveResult(status: .unsolvable, statistics: SearchStatistics())
+            result.reason = reason
+            return result
+        }
+        if needsPacking, puzzle.cellCount > TilePuzzle.maximumPackedCells {
+            var result = SolveResult(status: .cutoff, cutoffReason: .tooLarge, statistics: SearchStatistics())
+            result.reason = "this solver packs boards of at most \(TilePuzzle.maximumPackedCells) cells; use idastar"
+            return result
+        }
+        return nil
+    }
+}

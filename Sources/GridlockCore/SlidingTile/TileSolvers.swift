@@ -1,0 +1,13 @@
+// The tile solvers by the names users pick them with; the default (fastest optimal) first.
+
+public enum TileSolvers {
+    public static let all: [any PuzzleSolver<TilePuzzle>] = [
+        TileIDAStarSolver(heuristic: .linearConflict), TileIDAStarSolver(heuristic: .manhattan), TileBFSSolver(),
+    ]
+
+    public static var names: [String] { all.map(\.name) }
+
+    public static func named(_ name: String) -> (any PuzzleSolver<TilePuzzle>)? {
+        all.first { $0.name == name }
+    }
+}
