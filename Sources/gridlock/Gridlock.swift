@@ -4,6 +4,16 @@ import ArgumentParser
 
 @main
 struct Gridlock: ParsableCommand {
+    static func main() {
+        PatternDatabaseCache.installLoader()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         abstract: "Solve sliding-block puzzles in batches, fast, with statistics you can trust.",
         discussion: """
@@ -31,7 +41,7 @@ struct Gridlock: ParsableCommand {
             """,
         subcommands: [
             SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
-            HintCommand.self, GenerateCommand.self,
+            HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,
             CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self,
         ]
     )

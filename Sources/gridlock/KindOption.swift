@@ -34,3 +34,4 @@ enum SolverList {
         }
     }
 }
+extension TileGoal: ExpressibleByArgument {}

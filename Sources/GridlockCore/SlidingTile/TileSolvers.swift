@@ -2,7 +2,8 @@
 
 public enum TileSolvers {
     public static let all: [any PuzzleSolver<TilePuzzle>] = [
-        TileIDAStarSolver(heuristic: .linearConflict), TileIDAStarSolver(heuristic: .manhattan), TileBFSSolver(),
+        TilePatternDatabaseSolver(), TileIDAStarSolver(heuristic: .linearConflict), TileIDAStarSolver(heuristic: .manhattan),
+        TileBFSSolver(),
     ]
 
     public static var names: [String] { all.map(\.name) }

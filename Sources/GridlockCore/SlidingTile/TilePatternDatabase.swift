@@ -1,0 +1,152 @@
+// Additive pattern databases for the 15-puzzle (Korf and Felner, 2002). The 15 tiles are split
+// into disjoint groups; for each group a table holds, for every placement of its tiles, the
+// fewest moves *of those tiles* that bring them home, the other tiles and the blank free to
+// move at no cost. Moves of one group never count in another, so the tables' sum is a lower
+// bound on the moves left: far tighter than Manhattan distance (Korf's 100 need ~2,000x fewer
+// nodes with 6-6-3).
+//
+//   6-6-3 (blank-first goal, by goal cell):    5-5-5:
+//      _  C  C  C                                 _  A  A  A
+//      A  A  B  B                                 B  B  A  A
+//      A  A  B  B                                 B  B  C  C
+//      A  A  B  B                                 B  C  C  C
+//   The blank-last goal uses the same shapes turned half a circle.
+//
+//   index: the group's cells, 4 bits each (tile i of the group in bits 4i...4i+3): a sparse
+//   table of 16^k bytes (16 MiB for 6 tiles) that needs no permutation ranking on lookup.
+//
+// Building: a breadth-first search over (group cells, blank cell), 16^(k+1) entries, level by
+// level; within a level, moves of other tiles (cost 0) are closed over first. Then each
+// placement takes the minimum over blank cells.
+
+public struct TilePatternDatabase: Sendable {
+    public enum Partition: String, Sendable, CaseIterable {
+        case sixSixThree = "6-6-3"
+        case fiveFiveFive = "5-5-5"
+
+        /// The groups as goal cells of the blank-first goal.
+        var groupCells: [[Int]] {
+            switch self {
+            case .sixSixThree: [[4, 5, 8, 9, 12, 13], [6, 7, 10, 11, 14, 15], [1, 2, 3]]
+            case .fiveFiveFive: [[1, 2, 3, 6, 7], [4, 5, 8, 9, 12], [10, 11, 13, 14, 15]]
+            }
+        }
+    }
+
+    public let goal: TileGoal
+    public let partition: Partition
+    /// Each group's tiles, in index order.
+    public let groups: [[UInt8]]
+    /// Every group's table, one after another.
+    let storage: [UInt8]
+    let offsets: [Int]
+
+    public var byteCount: Int { storage.count }
+
+    /// The groups' tiles for a goal: the shapes above, turned for blank-last.
+    static func groups(_ partition: Partition, goal: TileGoal) -> [[UInt8]] {
+        let goalTiles = goal.tiles(cells: 16)
+        return partition.groupCells.map { cells in
+            cells.map { goalTiles[goal == .blankFirst ? $0 : 15 - $0] }
+        }
+    }
+
+    public init(goal: TileGoal, partition: Partition, storage: [UInt8]) throws(PuzzleInputError) {
+        self.goal = goal
+        self.partition = partition
+        groups = Self.groups(partition, goal: goal)
+        offsets = groups.reduce(into: [0]) { $0.append($0.last! + 1 << (4 * $1.count)) }
+        guard storage.count == offsets.last! else {
+            throw PuzzleInputError(
+                code: "bad-pattern-database", message: "a \(partition.rawValue) table holds \(offsets.last!) bytes, this one \(storage.count)")
+        }
+        self.storage = storage
+    }
+
+    /// Builds every group's table; `progress` hears each group's number as it starts.
+    public static func build(goal: TileGoal, partition: Partition, progress: (Int) -> Void = { _ in }) -> TilePatternDatabase {
+        let goalTiles = goal.tiles(cells: 16)
+        var storage: [UInt8] = []
+        for (number, group) in groups(partition, goal: goal).enumerated() {
+            progress(number)
+            storage += buildGroup(group, goalTiles: goalTiles)
+        }
+        return try! TilePatternDatabase(goal: goal, partition: partition, storage: storage)
+    }
+
+    static func buildGroup(_ group: [UInt8], goalTiles: [UInt8]) -> [UInt8] {
+        let size = group.count
+        let geometry = TileGeometry(width: 4, height: 4)
+        var start = 0
+        for (slot, tile) in group.enumerated() { start |= goalTiles.firstIndex(of: tile)! << (4 * slot) }
+        start |= goalTiles.firstIndex(of: 0)! << (4 * size)
+        let unreached: UInt8 = 255
+        var distance = [UInt8](repeating: unreached, count: 1 << (4 * (size + 1)))
+        distance.withUnsafeMutableBufferPointer { distance in
+            var current: [UInt32] = [UInt32(start)]
+            var next: [UInt32] = []
+            distance[start] = 0
+            var level: UInt8 = 0
+            while !current.isEmpty {
+                var position = 0
+                while position < current.count {
+                    let state = Int(current[position])
+                    position += 1
+                    guard distance[state] == level else { continue }
+                    let blank = state >> (4 * size)
+                    let withoutBlank = state & ((1 << (4 * size)) - 1)
+                    for move in geometry.moves[blank] {
+                        var slot = -1
+                        for candidate in 0..<size where (state >> (4 * candidate)) & 15 == move.tile { slot = candidate }
+                        if slot < 0 {
+                            // Another tile slides: free.
+                            let target = withoutBlank | move.tile << (4 * size)
+                            if distance[target] > level {
+                                distance[target] = level
+                                current.append(UInt32(target))
+                            }
+                        } else {
+                            // A tile of the group slides into the blank: one move.
+                            let moved = withoutBlank & ~(15 << (4 * slot)) | blank << (4 * slot)
+                            let target = moved | move.tile << (4 * size)
+                            if distance[target] == unreached {
+                                distance[target] = level + 1
+                                next.append(UInt32(target))
+                            }
+                        }
+                    }
+                }
+                swap(&current, &next)
+                next.removeAll(keepingCapacity: true)
+                level += 1
+            }
+        }
+        let placements = 1 << (4 * size)
+        var table = [UInt8](repeating: unreached, count: placements)
+        for blank in 0..<16 {
+            let base = blank << (4 * size)
+            for placement in 0..<placements where distance[base + placement] < table[placement] {
+                table[placement] = distance[base + placement]
+            }
+        }
+        return table
+    }
+
+    /// The file form: the partition, the goal, then the tables.
+    public var serialized: [UInt8] {
+        Array("GLPDB1 \(partition.rawValue) \(goal.rawValue)\n".utf8) + storage
+    }
+
+    public init(serialized bytes: [UInt8]) throws(PuzzleInputError) {
+        guard let newline = bytes.firstIndex(of: 0x0A) else {
+            throw PuzzleInputError(code: "bad-pattern-database", message: "no header line")
+        }
+        let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
+        guard header.count == 3, header[0] == "GLPDB1", let partition = Partition(rawValue: String(header[1])),
+              let goal = TileGoal(rawValue: String(header[2]))
+        else {
+            throw PuzzleInputError(code: "bad-pattern-database", message: "the header is not GLPDB1 PARTITION GOAL")
+        }
+        try self.init(goal: goal, partition: partition, storage: Array(bytes[(newline + 1)...]))
+    }
+}

@@ -1,0 +1,98 @@
+// Where the tile pattern databases live between runs: built once (about half a minute), written
+// to a cache file, read by every later solve and by each worker process.
+//
+//   $GRIDLOCK_CACHE, else $XDG_CACHE_HOME/gridlock, else ~/.cache/gridlock
+//     pdb-6-6-3-blank-first.bin   the header line, then 33,558,528 bytes of tables
+
+import ArgumentParser
+import Foundation
+import GridlockCore
+
+enum PatternDatabaseCache {
+    static var directory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["GRIDLOCK_CACHE"] { return URL(fileURLWithPath: path) }
+        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        return base.appendingPathComponent("gridlock")
+    }
+
+    static func file(goal: TileGoal, partition: TilePatternDatabase.Partition) -> URL {
+        directory.appendingPathComponent("pdb-\(partition.rawValue)-\(goal.rawValue).bin")
+    }
+
+    /// Makes solves read the cache (and fill it when empty) instead of building in memory.
+    static func installLoader() {
+        TilePatternDatabases.shared.setLoader { goal in
+            (try? load(goal: goal, partition: .sixSixThree)) ?? build(goal: goal, partition: .sixSixThree).database
+        }
+    }
+
+    static func load(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> TilePatternDatabase {
+        let data = try Data(contentsOf: file(goal: goal, partition: partition), options: .alwaysMapped)
+        return try TilePatternDatabase(serialized: [UInt8](data))
+    }
+
+    /// Builds, saves and reports on standard error. A failed save only costs the next run a rebuild.
+    @discardableResult
+    static func build(goal: TileGoal, partition: TilePatternDatabase.Partition) -> (database: TilePatternDatabase, seconds: Double, saved: URL?) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        StandardError.write("pdb: building the \(partition.rawValue) pattern databases for the \(goal.rawValue) goal (once; about half a minute)\n")
+        let database = TilePatternDatabase.build(goal: goal, partition: partition) { group in
+            StandardError.write("pdb: group \(group + 1) of \(partition.rawValue.split(separator: "-").count)\n")
+        }
+        let seconds = Double(seconds: start.duration(to: clock.now))
+        let url = file(goal: goal, partition: partition)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(database.serialized).write(to: url, options: .atomic)
+            StandardError.write("pdb: built in \(seconds.milliseconds), \(database.byteCount.bytes), saved to \(url.path)\n")
+            return (database, seconds, url)
+        } catch {
+            StandardError.write("pdb: built in \(seconds.milliseconds) but could not save to \(url.path): \(error.localizedDescription)\n")
+            return (database, seconds, nil)
+        }
+    }
+}
+
+struct PatternDatabaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pdb",
+        abstract: "Build the 15-puzzle pattern databases that idastar-pdb uses.",
+        subcommands: [PatternDatabaseBuildCommand.self]
+    )
+}
+
+struct PatternDatabaseBuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Build and cache the additive pattern databases for a goal, reporting time and size.",
+        discussion: """
+            idastar-pdb builds them by itself on first use; building ahead keeps the first
+            solve (and each new worker machine) from waiting. The cache directory is
+            $GRIDLOCK_CACHE, else $XDG_CACHE_HOME/gridlock, else ~/.cache/gridlock.
+
+            Example:
+              gridlock pdb build --goal blank-first
+            """
+    )
+
+    @Option(help: "The goal: blank-last or blank-first.")
+    var goal: TileGoal = .blankLast
+
+    @Option(help: "The partition of the 15 tiles: 6-6-3 (what idastar-pdb uses) or 5-5-5.")
+    var partition: String = TilePatternDatabase.Partition.sixSixThree.rawValue
+
+    func validate() throws {
+        guard TilePatternDatabase.Partition(rawValue: partition) != nil else {
+            throw ValidationError("--partition must be 6-6-3 or 5-5-5")
+        }
+    }
+
+    func run() throws {
+        let (database, seconds, saved) = PatternDatabaseCache.build(goal: goal, partition: TilePatternDatabase.Partition(rawValue: partition)!)
+        print("\(partition) \(goal.rawValue): built in \(seconds.milliseconds), \(database.byteCount.bytes) (\(database.byteCount.grouped) bytes)\(saved.map { ", \($0.path)" } ?? ", not saved")")
+        if saved == nil { throw ExitCode(1) }
+    }
+}
