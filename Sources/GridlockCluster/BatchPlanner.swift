@@ -19,7 +19,8 @@ public enum BatchPlanner {
     /// `kind` nil tells each puzzle's kind from its shape; `solvers` empty means each kind's
     /// default, else the listed solvers of each puzzle's kind.
     public static func plan(
-        batch: String, inputs: [Input], kind: PuzzleKind? = nil, solvers: [String], maxStates: Int, timeoutSeconds: Double?
+        batch: String, inputs: [Input], kind: PuzzleKind? = nil, tileOptions: TileReadOptions = TileReadOptions(),
+        solvers: [String], maxStates: Int, timeoutSeconds: Double?
     ) -> BatchPlan {
         var jobs: [Job] = []
         var invalid: [(kind: PuzzleKind, source: String, text: String, solver: String, error: String)] = []
@@ -28,10 +29,12 @@ public enum BatchPlanner {
                 let source = "\(input.name):\(record.firstLine)"
                 let recordKind = kind ?? PuzzleKind.detect(record)
                 do {
-                    _ = try ParsedPuzzle.parse(record, kind: recordKind)
+                    let puzzle = try ParsedPuzzle.parse(record, kind: recordKind, tileOptions: tileOptions)
+                    // A tile board read with --goal or --size travels as JSON, which carries both.
+                    let text = tileOptions == TileReadOptions() ? record.text : puzzle.tiles?.jsonText ?? record.text
                     for solver in recordKind.solvers(from: solvers) {
                         jobs.append(Job(
-                            batch: batch, id: jobs.count, attempt: 0, kind: recordKind.rawValue, puzzle: record.text,
+                            batch: batch, id: jobs.count, attempt: 0, kind: recordKind.rawValue, puzzle: text,
                             solver: solver, maxStates: maxStates, timeoutSeconds: timeoutSeconds, source: source))
                     }
                 } catch {

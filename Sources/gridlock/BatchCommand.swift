@@ -50,7 +50,8 @@ struct BatchCommand: ParsableCommand {
         let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
         let name = batch ?? "batch-" + ISO8601DateFormatter().string(from: Date())
         let plan = BatchPlanner.plan(
-            batch: name, inputs: inputs, kind: jobOptions.kind.kind, solvers: jobOptions.solverNames,
+            batch: name, inputs: inputs, kind: jobOptions.reading.puzzleKind, tileOptions: jobOptions.reading.tileOptions,
+            solvers: jobOptions.solverNames,
             maxStates: jobOptions.maxStates ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: jobOptions.timeout)
         guard plan.total > 0 else { throw ValidationError("no puzzles in the input") }
@@ -73,8 +74,7 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Comma-separated solvers; one job per puzzle and solver of its kind (default: each kind's fastest). \(SolverList.catalogue).")
     var solver: String?
 
-    @Option(help: KindChoice.help)
-    var kind: KindChoice = .auto
+    @OptionGroup var reading: PuzzleReadOptions
 
     @Option(help: "Stop a search (status cutoff) once it holds this many states (default \(SolveOptions.defaultMaxStates)).")
     var maxStates: Int?
@@ -86,7 +86,7 @@ struct JobOptions: ParsableArguments {
     var solverNames: [String] { solver.map(SolverList.names) ?? [] }
 
     func validate() throws {
-        if let solver { try SolverList.check(solver, kind: kind.kind) }
+        if let solver { try SolverList.check(solver, kind: reading.puzzleKind) }
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     }

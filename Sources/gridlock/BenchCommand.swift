@@ -27,8 +27,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Comma-separated solvers; the first is the baseline for the ratios (default: every solver of the first puzzle's kind). \(SolverList.catalogue).")
     var solver: String?
 
-    @Option(help: KindChoice.help)
-    var kind: KindChoice = .auto
+    @OptionGroup var reading: PuzzleReadOptions
 
     @Option(help: "Use every k-th puzzle only (a spread sample of a large file).")
     var every = 1
@@ -50,24 +49,24 @@ struct BenchCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let solver { try SolverList.check(solver, kind: kind.kind) }
+        if let solver { try SolverList.check(solver, kind: reading.puzzleKind) }
         guard every >= 1, repeats >= 1, warmup >= 0 else {
             throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
         }
     }
 
     func run() throws {
-        var lines = PuzzleInput.records(try PuzzleInput.read(files), kind: kind.kind).enumerated()
+        var lines = PuzzleInput.records(try PuzzleInput.read(files), kind: reading.puzzleKind).enumerated()
             .filter { $0.offset % every == 0 }.map { $0.element.record }
         if let limit { lines = Array(lines.prefix(limit)) }
         guard let first = lines.first else { throw ValidationError("no puzzles in the input") }
         let solvers = solver.map(SolverList.names)
-            ?? (kind.kind ?? PuzzleKind.detect(first)).solverNames
+            ?? (reading.puzzleKind ?? PuzzleKind.detect(first)).solverNames
 
         let clock = ContinuousClock()
         for record in lines.prefix(warmup) {
             for solver in solvers {
-                _ = (try? ParsedPuzzle.parse(record, kind: kind.kind))?.solve(with: solver, options: SolveOptions())
+                _ = (try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions))?.solve(with: solver, options: SolveOptions())
             }
         }
         var summaries = solvers.map { BenchmarkSummary(solver: $0) }
@@ -78,7 +77,7 @@ struct BenchCommand: ParsableCommand {
             for (index, record) in lines.enumerated() {
                 for (position, solver) in solvers.enumerated() {
                     let start = clock.now
-                    guard let puzzle = try? ParsedPuzzle.parse(record, kind: kind.kind),
+                    guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions),
                           let result = puzzle.solve(with: solver, options: SolveOptions())
                     else {
                         invalid += position == 0 && pass == 0 ? 1 : 0

@@ -6,7 +6,31 @@ import GridlockCore
 
 extension PuzzleKind: ExpressibleByArgument {}
 
-/// `--kind auto|rushhour|sudoku`.
+/// `--kind`, and how to read tile boards: shared by every command that reads puzzles.
+struct PuzzleReadOptions: ParsableArguments {
+    @Option(help: KindChoice.help)
+    var kind: KindChoice = .auto
+
+    @Option(help: "Tiles: the goal, blank-last (1 2 ... N-1, blank last; the default) or blank-first (Korf's; his 100 instances default to it).")
+    var goal: TileGoal?
+
+    @Option(help: "Tiles: the board's size as WxH, for lines whose number of tiles is not a square (e.g. --size 3x2).")
+    var size: String?
+
+    var puzzleKind: PuzzleKind? { kind.kind }
+
+    var tileOptions: TileReadOptions {
+        TileReadOptions(goal: goal, size: size.flatMap { TileReadOptions.size($0[...]) })
+    }
+
+    func validate() throws {
+        if let size, TileReadOptions.size(size[...]) == nil {
+            throw ValidationError("--size is WIDTHxHEIGHT, e.g. 4x4 or 3x2")
+        }
+    }
+}
+
+/// `--kind auto|rushhour|sudoku|tiles`.
 enum KindChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, rushhour, sudoku, tiles
 

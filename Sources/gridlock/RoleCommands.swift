@@ -148,7 +148,8 @@ struct CoordinatorCommand: ParsableCommand {
         let sinkEndpoint = try ConfigFile.require(sink, file, "sink.endpoint", flag: "--sink")
         let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
         let plan = BatchPlanner.plan(
-            batch: batch, inputs: inputs, kind: jobOptions.kind.kind, solvers: jobOptions.solverNames,
+            batch: batch, inputs: inputs, kind: jobOptions.reading.puzzleKind, tileOptions: jobOptions.reading.tileOptions,
+            solvers: jobOptions.solverNames,
             maxStates: jobOptions.maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: jobOptions.timeout ?? file.double("job.timeout_s"))
         var configuration = Coordinator.Configuration(bind: bind ?? file.string("coordinator.bind") ?? "tcp://*:5555", sink: { sinkEndpoint })

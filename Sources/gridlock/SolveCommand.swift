@@ -14,15 +14,19 @@ struct SolveCommand: ParsableCommand {
             lines are still solved. Database lines carry their expected answer; a solve that
             disagrees with it is flagged.
 
-            Kinds: Rush Hour (database lines, grids, JSON) and Sudoku (81-character lines,
-            9-line grids, JSON; 4x4 and 16x16 too). The kind is told from each puzzle's shape
-            unless --kind says it. Each kind has its own solvers; the first listed is the default:
+            Kinds: Rush Hour (database lines, grids, JSON), Sudoku (81-character lines, 9-line
+            grids, JSON; 4x4 and 16x16 too) and sliding tiles (a line of numbers, 0 or _ the
+            blank, with a WxH: prefix unless square; Korf's lines; grids; JSON). The kind is
+            told from each puzzle's shape unless --kind says it. Each kind has its own
+            solvers; the first listed is the default:
               \(SolverList.catalogue)
 
             Examples:
               gridlock solve data/samples/unblockme.txt --show
               gridlock solve '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
               gridlock solve data/sudoku/top95.txt --solver norvig --count 2 --format json
+              gridlock solve '8 6 7 2 5 4 3 0 1' --show
+              gridlock solve data/tiles/korf100.txt             # Korf's goal: blank first
 
             Exit status:
               0  every puzzle was solved or proved unsolvable (and matched its expected answer)
@@ -37,8 +41,7 @@ struct SolveCommand: ParsableCommand {
     @Argument(help: "Puzzles: files, '-' for standard input, or puzzle text (a database line or JSON).")
     var puzzles: [String]
 
-    @Option(help: KindChoice.help)
-    var kind: KindChoice = .auto
+    @OptionGroup var reading: PuzzleReadOptions
 
     @Option(help: "The solver (default: the kind's fastest). \(SolverList.catalogue).")
     var solver: String?
@@ -73,7 +76,7 @@ struct SolveCommand: ParsableCommand {
 
     func validate() throws {
         if let solver {
-            try SolverList.check(solver, kind: kind.kind)
+            try SolverList.check(solver, kind: reading.puzzleKind)
             guard SolverList.names(solver).count == 1 else { throw ValidationError("--solver takes one solver here; `gridlock bench` compares several") }
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
@@ -83,7 +86,7 @@ struct SolveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: kind.kind)
+        let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: reading.puzzleKind)
         guard !records.isEmpty else { throw ValidationError("no puzzles in the input") }
         var outcome = ExitOutcome()
         let clock = ContinuousClock()
@@ -115,7 +118,7 @@ struct SolveCommand: ParsableCommand {
     private func solveOne(_ record: PuzzleRecord, source: SolveReport.Source, clock: ContinuousClock) -> SolveReport {
         let puzzle: ParsedPuzzle
         do {
-            puzzle = try ParsedPuzzle.parse(record, kind: kind.kind)
+            puzzle = try ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions)
         } catch {
             return .invalid(record.text, source: source, error: error)
         }
@@ -138,12 +141,18 @@ struct SolveCommand: ParsableCommand {
 
     private func text(for report: SolveReport, record: PuzzleRecord) -> String {
         var text = report.text(levels: levels)
-        let puzzle = try? ParsedPuzzle.parse(record, kind: kind.kind)
+        let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions)
         if show, report.status == "solved", let steps = report.steps, let rushHour = puzzle?.rushHour {
             let boards = rushHour.boards(after: steps)
             for (index, board) in boards.enumerated() {
                 let caption = index == 0 ? "start" : "\(index). \(steps[index - 1].text)"
                 text += "\n\n  " + caption + "\n" + board.gridText().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+            }
+        }
+        if show, report.status == "solved", let steps = report.steps, let tiles = puzzle?.tiles {
+            for (index, board) in tiles.boards(after: steps).enumerated() {
+                let caption = index == 0 ? "start" : "\(index). \(steps[index - 1].text)"
+                text += "\n\n  " + caption + "\n" + TilePuzzle.gridText(board, width: tiles.width).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             }
         }
         if let position = report.solution?.position, let sudoku = puzzle?.sudoku {

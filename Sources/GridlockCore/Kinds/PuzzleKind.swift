@@ -3,9 +3,9 @@
 //
 // Detection, when the user gives no --kind:
 //   JSON                    its "kind" key; else "grid" means Sudoku, "tiles" tiles
-//   one line                a token of 16, 81 or 256 Sudoku characters is a Sudoku; numbers
-//                           only (a WxH: prefix, Korf's shape, or 0...N-1 for a square N of 9
-//                           or more) are tiles; anything else is a Rush Hour database line
+//   one line                a token of 16, 81 or 256 Sudoku characters is a Sudoku; four or
+//                           more numbers and nothing else (a WxH: prefix allowed) are tiles;
+//                           anything else is a Rush Hour database line
 //   several lines (a grid)  rows of numbers holding 0...N-1 once each are tiles; other digits
 //                           mean Sudoku (its blanks and repeated digits); no digits, Rush Hour
 
@@ -61,7 +61,10 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
         if record.lines.count == 1 {
             if first.hasPrefix("{") { return jsonKind(first) ?? .rushhour }
             if SudokuPuzzle.isSingleLineRecord(first) { return .sudoku }
-            return TilePuzzle.isSingleLineRecord(first) ? .tiles : .rushhour
+            // Numbers only: tiles, even when they are wrong (a missing tile, a bad count), so
+            // the error speaks of tiles.
+            if let (_, tokens) = TilePuzzle.numberTokens(first), tokens.count >= 4 { return .tiles }
+            return .rushhour
         }
         let rows = record.lines.map { TilePuzzle.numberTokens($0.text[...]) }
         if rows.allSatisfy({ $0 != nil && $0!.size == nil }), TilePuzzle.isPermutation(rows.flatMap { $0!.tokens }) {

@@ -13,7 +13,12 @@ public struct SolveOptions: Sendable {
     /// A depth-first search stops with `cutoff` after this many search nodes (SudokuAI's
     /// "No Solution" after 2,000 steps); nil for no cap.
     public var maxSteps: Int?
+    /// Searches that store states (tile `bidirectional`) stop with `cutoff`, reason
+    /// `memory-budget`, before their tables would pass this many bytes.
+    public var memoryBudgetBytes: Int
     public var isCancelled: @Sendable () -> Bool
+
+    public static let defaultMemoryBudgetBytes = 8 << 30
 
     public static let defaultMaxStates = 50_000_000
 
@@ -22,6 +27,7 @@ public struct SolveOptions: Sendable {
         exploreWholeCluster: Bool = false,
         solutionLimit: Int = 1,
         maxSteps: Int? = nil,
+        memoryBudgetBytes: Int = defaultMemoryBudgetBytes,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) {
         precondition(solutionLimit >= 1, "a solve looks for at least one solution")
@@ -29,6 +35,7 @@ public struct SolveOptions: Sendable {
         self.exploreWholeCluster = exploreWholeCluster
         self.solutionLimit = solutionLimit
         self.maxSteps = maxSteps
+        self.memoryBudgetBytes = memoryBudgetBytes
         self.isCancelled = isCancelled
     }
 

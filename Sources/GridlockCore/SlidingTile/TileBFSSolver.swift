@@ -21,15 +21,17 @@ public struct TileBFSSolver: PuzzleSolver {
             if options.isCancelled() { cutoff = .cancelled; break }
             if layers.table.count > options.maxStates { cutoff = .maxStates; break }
             var added = 0
-            let (examined, _) = layers.expandLayer { state in
+            let (examined, _, overBudget) = layers.expandLayer(budgetBytes: options.memoryBudgetBytes) { state in
                 added += 1
                 if state == goal { found = true }
                 return true
             }
+            if overBudget, !found { cutoff = .memoryBudget }
             statistics.countExamined(atLevel: layers.depth + 1, examined)
             if added > 0 { statistics.countEnqueued(atLevel: layers.depth + 1, added) }
             statistics.maxQueue = max(statistics.maxQueue, layers.next.count)
             layers.advance()
+            if cutoff != nil { break }
         }
         statistics.levelReached = statistics.enqueuedPerLevel.count - 1
         statistics.finalQueue = layers.frontier.count

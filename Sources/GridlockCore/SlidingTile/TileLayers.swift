@@ -52,8 +52,12 @@ struct TileLayers: ~Copyable {
     func depth(ofTag tag: UInt8) -> Int { Int(tag >> 2) }
 
     /// Expands every state of the frontier; `visit` sees each new state (already stored) and
-    /// returns false to stop at once. Returns the successors generated, duplicates included.
-    mutating func expandLayer(_ visit: (UInt64) -> Bool) -> (examined: Int, stopped: Bool) {
+    /// returns false to stop at once. Stops too (`overBudget`) when the table's next growth
+    /// could take this side past `budgetBytes`. Returns the successors generated, duplicates
+    /// included.
+    mutating func expandLayer(
+        budgetBytes: Int = .max, _ visit: (UInt64) -> Bool
+    ) -> (examined: Int, stopped: Bool, overBudget: Bool) {
         var examined = 0
         let childDepth = depth + 1
         for state in frontier {
@@ -64,10 +68,14 @@ struct TileLayers: ~Copyable {
                 guard table.insert(key(child), tag: Self.tag(direction: move.direction, depth: childDepth)) else { continue }
                 if next.count == next.capacity { next.growFrontier() }
                 next.append(child)
-                if !visit(child) { return (examined, true) }
+                if !visit(child) { return (examined, true, false) }
+                // A table grows by half its size at once: count that half before it happens.
+                if table.memoryBytes * 3 / 2 + (frontier.capacity + next.capacity) * 8 > budgetBytes {
+                    return (examined, true, true)
+                }
             }
         }
-        return (examined, false)
+        return (examined, false, false)
     }
 
     /// Makes the next layer the frontier.

@@ -101,7 +101,7 @@ extension TilePuzzle {
         if record.lines.count == 1, trimmed.hasPrefix("{") {
             return try parseJSON(String(trimmed), lineNumber: first.number, options: options)
         }
-        if record.lines.count == 1, numberTokens(trimmed)?.size != nil || isSingleLineRecord(trimmed) || options.size != nil {
+        if record.lines.count == 1 {
             return try parseLine(first.text, lineNumber: first.number, options: options)
         }
         return try parseGrid(record.lines, options: options)

@@ -24,3 +24,17 @@ extension TilePuzzle {
             expectedMoves: expectedMoves, label: label))
     }
 }
+
+extension TilePuzzle {
+    /// The board before the first move and after each one, for `--show`.
+    public func boards(after moves: [SolutionMove]) -> [[UInt8]] {
+        var tiles = self.tiles
+        var boards = [tiles]
+        for move in moves {
+            guard let from = move.from, let to = move.to else { break }
+            tiles.swapAt(from.row * width + from.column, to.row * width + to.column)
+            boards.append(tiles)
+        }
+        return boards
+    }
+}

@@ -3,7 +3,7 @@
 public enum TileSolvers {
     public static let all: [any PuzzleSolver<TilePuzzle>] = [
         TilePatternDatabaseSolver(), TileIDAStarSolver(heuristic: .linearConflict), TileIDAStarSolver(heuristic: .manhattan),
-        TileBFSSolver(),
+        TileAStarSolver(), TileBidirectionalSolver(), TileBFSSolver(),
     ]
 
     public static var names: [String] { all.map(\.name) }
