@@ -7,7 +7,8 @@
 // HdrHistogram of times in microseconds (3 significant digits), so a table over millions of jobs
 // needs memory for the groups only, not the rows. Bands are the Unblocker guide's Unblock Me
 // categories, by optimal moves (the solve's own answer, or the file's when the solve gave none).
-// Sudoku has two: solved by propagation alone (one search node), or needing guesses.
+// Sudoku has two: solved by propagation alone (one search node), or needing guesses. Tiles are
+// banded by optimal moves in steps that split Korf's 100 (41 to 66 moves) into thirds.
 
 import GridlockCore
 import Histogram
@@ -18,7 +19,10 @@ public struct BatchReport {
         ("Advanced 26-30", 26...30), ("Expert 31+", 31...Int.max),
     ]
     static let sudokuBands = ["no guess", "guessed"]
-    static let bandOrder = bands.map(\.name) + sudokuBands + ["unsolvable", "unknown", "invalid", "all"]
+    public static let tileBands: [(name: String, range: ClosedRange<Int>)] = [
+        ("0-30 moves", 0...30), ("31-50 moves", 31...50), ("51-55 moves", 51...55), ("56+ moves", 56...Int.max),
+    ]
+    static let bandOrder = bands.map(\.name) + sudokuBands + tileBands.map(\.name) + ["unsolvable", "unknown", "invalid", "all"]
 
     public static let columns = [
         "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "mean", "p50", "p90",
@@ -79,6 +83,9 @@ public struct BatchReport {
     }
 
     public static func band(_ job: JobSummary) -> String {
+        if job.kind == "tiles", let moves = job.moves ?? job.expectedMoves, moves >= 0 {
+            return tileBands.first { $0.range.contains(moves) }!.name
+        }
         guard job.kind == "sudoku", job.status == "solved" else {
             return band(moves: job.moves, expectedMoves: job.expectedMoves, status: job.status)
         }

@@ -55,6 +55,7 @@ struct BatchCommand: ParsableCommand {
             maxStates: jobOptions.maxStates ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: jobOptions.timeout)
         guard plan.total > 0 else { throw ValidationError("no puzzles in the input") }
+        PatternDatabaseCache.prepare(for: plan.jobs)
         let store = try ResultStore(path: db)
         try store.record(BatchEnvironment.current(batch: name, solvers: plan.solverNames, jobs: plan.total))
         let outcome = try LocalCluster.run(plan: plan, store: store, workers: workers)

@@ -11,8 +11,9 @@ struct BenchCommand: ParsableCommand {
         discussion: """
             Each puzzle is parsed and solved by every solver in turn (interleaved, so drift in the
             machine's speed affects them alike), after a warm-up. Times include parsing. Every
-            answer is checked against the file's expected move count and every solution replayed
-            by the validator, outside the timed part. Build with `-c release` for real figures.
+            answer is checked against the file's expected move count and against the first
+            solver's (same status, same number of moves), and every solution replayed by the
+            validator, outside the timed part; any mismatch shows in the column 'wrong'. Build with `-c release` for real figures.
 
             Example:
               swift run -c release gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
@@ -75,6 +76,8 @@ struct BenchCommand: ParsableCommand {
         var lastProgress = clock.now
         for pass in 0..<repeats {
             for (index, record) in lines.enumerated() {
+                // The first solver's answer, which every other optimal solver must match.
+                var baseline: SolveResult?
                 for (position, solver) in solvers.enumerated() {
                     let start = clock.now
                     guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions),
@@ -84,7 +87,9 @@ struct BenchCommand: ParsableCommand {
                         continue
                     }
                     let seconds = Double(seconds: start.duration(to: clock.now))
-                    summaries[position].add(seconds: seconds, result: result, correct: isCorrect(result, puzzle))
+                    if position == 0 { baseline = result }
+                    let agrees = baseline.map { Self.agree($0, result) } ?? true
+                    summaries[position].add(seconds: seconds, result: result, correct: agrees && isCorrect(result, puzzle))
                 }
                 if StandardError.isTerminal, lastProgress.duration(to: clock.now) > .seconds(1) {
                     lastProgress = clock.now
@@ -100,6 +105,13 @@ struct BenchCommand: ParsableCommand {
             StandardError.write("bench: some results were WRONG (column 'wrong'): run gridlock solve on the file\n")
             throw ExitCode(3)
         }
+    }
+
+    /// Two optimal solvers on one puzzle: the same status and the same number of moves (cut-off
+    /// searches prove nothing, so they never disagree).
+    static func agree(_ first: SolveResult, _ other: SolveResult) -> Bool {
+        guard first.status != .cutoff, other.status != .cutoff else { return true }
+        return first.status == other.status && first.moves == other.moves
     }
 
     /// Agrees with the expected answer (when there is one) and replays cleanly.

@@ -7,6 +7,7 @@
 import ArgumentParser
 import Foundation
 import GridlockCore
+import GridlockWire
 
 enum PatternDatabaseCache {
     static var directory: URL {
@@ -25,6 +26,19 @@ enum PatternDatabaseCache {
     static func installLoader() {
         TilePatternDatabases.shared.setLoader { goal in
             (try? load(goal: goal, partition: .sixSixThree)) ?? build(goal: goal, partition: .sixSixThree).database
+        }
+    }
+
+    /// Builds the tables the jobs will need before any worker starts, so that the workers
+    /// load them instead of each building its own.
+    static func prepare(for jobs: [Job]) {
+        var goals: Set<TileGoal> = []
+        for job in jobs where job.kind == PuzzleKind.tiles.rawValue && job.solver == TilePatternDatabaseSolver().name {
+            guard let puzzle = try? TilePuzzle.parse(job.puzzle), puzzle.width == 4, puzzle.height == 4 else { continue }
+            goals.insert(puzzle.goal)
+        }
+        for goal in goals where (try? load(goal: goal, partition: .sixSixThree)) == nil {
+            build(goal: goal, partition: .sixSixThree)
         }
     }
 
