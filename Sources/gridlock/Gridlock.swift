@@ -23,11 +23,16 @@ struct Gridlock: ParsableCommand {
                                 AAB...>        > or < marks the escape chute)
               JSON              {"width":6,"height":6,"exit":{...},"blocks":[...]}
             and Sudoku (4x4, 9x9, 16x16):
-              a line            4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
-              a grid            4 . . | . . . | 8 . 5   (one row per line; spaces, | - + ignored)
+              a line            4.....8.5.3..........7......2...   (81 cells, . or 0 blank)
+              a grid            4 . . | . . . | 8 . 5   (one row per line)
               JSON              {"grid":"4.....8.5.3..."}
-            Files may mix them (each puzzle's kind is told from its shape, or set with --kind);
-            lines starting with // are comments.
+            and sliding tiles (8-puzzle, 15-puzzle, any WxH from 2x2 to 8x8):
+              a line            8 6 7 2 5 4 3 0 1     (0 or _ the blank; 3x2: 1 2 3 4 _ 5)
+              Korf's line       1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 57
+              a grid            one row of numbers per line
+              JSON              {"width":3,"height":3,"tiles":[...],"goal":"blank-last"}
+            Files may mix them: each puzzle's kind is told from its shape, or set with
+            --kind. Lines starting with // are comments.
 
             Examples:
               gridlock batch data/samples/unblockme.txt
@@ -38,6 +43,8 @@ struct Gridlock: ParsableCommand {
               gridlock batch data/sudoku/top95.txt --solver bitset,norvig
               gridlock hint '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
               gridlock generate sudoku --count 100 --givens 25 --seed 1
+              gridlock solve data/tiles/korf100.txt
+              gridlock generate tiles --size 4x4 --moves 40 --count 1000 --seed 7
             """,
         subcommands: [
             SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,

@@ -52,6 +52,9 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "Stop a search (status cutoff) after this many seconds.")
     var timeout: Double?
 
+    @Option(help: "Stop a search that stores states (status cutoff, reason memory-budget) before its tables pass this many GiB, instead of swapping.")
+    var memoryBudget: Double = Double(SolveOptions.defaultMemoryBudgetBytes) / Double(1 << 30)
+
     @Option(help: "Sudoku: count solutions up to this many (2 proves a puzzle unique); reported as 'solutions'.")
     var count: Int?
 
@@ -80,6 +83,7 @@ struct SolveCommand: ParsableCommand {
             guard SolverList.names(solver).count == 1 else { throw ValidationError("--solver takes one solver here; `gridlock bench` compares several") }
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        guard memoryBudget > 0 else { throw ValidationError("--memory-budget must be a positive number of GiB") }
         if let maxSteps, maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
@@ -130,7 +134,10 @@ struct SolveCommand: ParsableCommand {
                 location: TextLocation(line: record.firstLine)))
         }
         let deadline = timeout.map { clock.now.advanced(by: .seconds($0)) }
-        let options = SolveOptions(maxStates: maxStates, exploreWholeCluster: full, solutionLimit: count ?? 1, maxSteps: maxSteps) {
+        let options = SolveOptions(
+            maxStates: maxStates, exploreWholeCluster: full, solutionLimit: count ?? 1, maxSteps: maxSteps,
+            memoryBudgetBytes: Int(memoryBudget * Double(1 << 30))
+        ) {
             deadline.map { ContinuousClock().now >= $0 } ?? false
         }
         let start = clock.now

@@ -31,25 +31,9 @@ public struct TileBidirectionalSolver: PuzzleSolver {
             if options.isCancelled() { cutoff = .cancelled; break }
             let expandForward = forward.frontier.count <= backward.frontier.count
             var added = 0
-            let examined: Int
-            let overBudget: Bool
-            if expandForward {
-                let budget = options.memoryBudgetBytes - backward.memoryBytes
-                (examined, _, overBudget) = forward.expandLayer(budgetBytes: budget) { state in
-                    added += 1
-                    if backward.table.contains(backward.key(state)) { meeting = state; return false }
-                    return true
-                }
-                forward.advance()
-            } else {
-                let budget = options.memoryBudgetBytes - forward.memoryBytes
-                (examined, _, overBudget) = backward.expandLayer(budgetBytes: budget) { state in
-                    added += 1
-                    if forward.table.contains(forward.key(state)) { meeting = state; return false }
-                    return true
-                }
-                backward.advance()
-            }
+            let (examined, overBudget) = expandForward
+                ? Self.expand(&forward, meeting: &meeting, added: &added, other: backward, options: options)
+                : Self.expand(&backward, meeting: &meeting, added: &added, other: forward, options: options)
             if overBudget, meeting == nil { cutoff = .memoryBudget }
             if forward.table.count + backward.table.count > options.maxStates, meeting == nil { cutoff = .maxStates }
             let level = forward.depth + backward.depth
@@ -76,6 +60,21 @@ public struct TileBidirectionalSolver: PuzzleSolver {
                 direction: TileSearchMoves.direction(from: geometry.cellIndex(move.to!), to: geometry.cellIndex(move.from!), width: geometry.width))
         }
         return SolveResult(status: .solved, solution: forward.path(to: meeting) + toGoal, statistics: statistics)
+    }
+}
+
+extension TileBidirectionalSolver {
+    /// Expands one side's layer, watching for states the other side knows.
+    static func expand(
+        _ side: inout TileLayers, meeting: inout UInt64?, added: inout Int, other: borrowing TileLayers, options: SolveOptions
+    ) -> (examined: Int, overBudget: Bool) {
+        let (examined, _, overBudget) = side.expandLayer(budgetBytes: options.memoryBudgetBytes - other.memoryBytes) { state in
+            added += 1
+            if other.table.contains(other.key(state)) { meeting = state; return false }
+            return true
+        }
+        side.advance()
+        return (examined, overBudget)
     }
 }
 

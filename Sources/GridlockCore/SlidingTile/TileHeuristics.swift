@@ -108,31 +108,32 @@ struct LinearConflictHeuristic: TileHeuristic {
     }
 
     private func rowConflicts(_ row: Int, _ tiles: UnsafePointer<UInt8>) -> Int {
-        var order: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &order) { raw in
-            let goals = raw.bindMemory(to: Int.self)
-            for column in 0..<width {
-                let tile = Int(tiles[row * width + column])
-                guard tile != 0 else { continue }
-                let goal = manhattan.distances.goalCell[tile]
-                if goal / width == row { goals[count] = goal % width; count += 1 }
-            }
-            count = 2 * (count - Self.longestIncreasingRun(goals, count))
+        lineConflicts(first: row * width, step: 1, count: width, tiles) { goal in
+            goal / width == row ? goal % width : nil
         }
-        return count
     }
 
     private func columnConflicts(_ column: Int, _ tiles: UnsafePointer<UInt8>) -> Int {
+        lineConflicts(first: column, step: width, count: height, tiles) { goal in
+            goal % width == column ? goal / width : nil
+        }
+    }
+
+    /// 2 x (the tiles of the line whose goal is in it, less the longest run in goal order).
+    /// `place` gives a goal cell's position along this line, or nil when it is elsewhere.
+    @inline(__always)
+    private func lineConflicts(
+        first: Int, step: Int, count cells: Int, _ tiles: UnsafePointer<UInt8>, place: (Int) -> Int?
+    ) -> Int {
         var order: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &order) { raw in
             let goals = raw.bindMemory(to: Int.self)
-            for row in 0..<height {
-                let tile = Int(tiles[row * width + column])
-                guard tile != 0 else { continue }
-                let goal = manhattan.distances.goalCell[tile]
-                if goal % width == column { goals[count] = goal / width; count += 1 }
+            for index in 0..<cells {
+                let tile = Int(tiles[first + index * step])
+                guard tile != 0, let position = place(manhattan.distances.goalCell[tile]) else { continue }
+                goals[count] = position
+                count += 1
             }
             count = 2 * (count - Self.longestIncreasingRun(goals, count))
         }
