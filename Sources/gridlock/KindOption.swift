@@ -32,7 +32,7 @@ struct PuzzleReadOptions: ParsableArguments {
 
 /// `--kind auto|rushhour|sudoku|tiles`.
 enum KindChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, rushhour, sudoku, tiles
+    case auto, rushhour, sudoku, tiles, tilt
 
     var kind: PuzzleKind? { PuzzleKind(rawValue: rawValue) }
 

@@ -23,7 +23,7 @@ struct PuzzleInput {
                 }
                 inputs.append(PuzzleInput(name: argument, text: String(decoding: data, as: UTF8.self)))
             } else if looksLikePath(argument) {
-                throw ValidationError("no such file: \(argument) (a puzzle given as an argument is one line: a Rush Hour database line, an 81-character Sudoku or JSON)")
+                throw ValidationError("no such file: \(argument) (a puzzle given as an argument is one line: a Rush Hour database line, an 81-character Sudoku, tile numbers, a tilt board with rows joined by /, or JSON)")
             } else {
                 inputs.append(PuzzleInput(name: "argument \(index + 1)", text: argument))
             }
@@ -33,7 +33,8 @@ struct PuzzleInput {
 
     /// A path-like argument that does not exist is a typo, not a puzzle.
     private static func looksLikePath(_ argument: String) -> Bool {
-        argument.hasSuffix(".txt") || argument.hasSuffix(".json") || argument.contains("/") && !argument.hasPrefix("{")
+        if TiltPuzzle.isSingleLineRecord(argument.trimmingCharacters(in: .whitespaces)[...]) { return false }
+        return argument.hasSuffix(".txt") || argument.hasSuffix(".json") || argument.contains("/") && !argument.hasPrefix("{")
     }
 
     /// Every puzzle record of every input, with where it came from.

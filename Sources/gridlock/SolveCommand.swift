@@ -162,6 +162,16 @@ struct SolveCommand: ParsableCommand {
                 text += "\n\n  " + caption + "\n" + TilePuzzle.gridText(board, width: tiles.width).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             }
         }
+        if show, report.status == "solved", let moves = report.solution?.moves, let tilt = puzzle?.tilt {
+            var state = tilt.start
+            text += "\n\n  start\n" + tilt.gridText(state).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+            for (index, move) in moves.enumerated() {
+                guard let direction = TiltDirection.allCases.first(where: { $0.name == move }),
+                      let next = tilt.tilted(state, direction) else { break }
+                state = next
+                text += "\n\n  \(index + 1). \(move)\n" + tilt.gridText(state).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+            }
+        }
         if let position = report.solution?.position, let sudoku = puzzle?.sudoku {
             let cells = position.utf8.map { SudokuPuzzle.digit(for: $0) ?? 0 }
             let grid = show ? SudokuPuzzle.gridText(cells, geometry: sudoku.geometry) : position

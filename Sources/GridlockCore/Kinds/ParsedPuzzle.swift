@@ -12,6 +12,7 @@ public struct ParsedPuzzle: Sendable {
     public let rushHour: RushHourPuzzle?
     public let sudoku: SudokuPuzzle?
     public let tiles: TilePuzzle?
+    public let tilt: TiltPuzzle?
 
     /// Reads a record as a puzzle of `kind`, or of the kind it looks like.
     public static func parse(
@@ -21,6 +22,7 @@ public struct ParsedPuzzle: Sendable {
         case .rushhour: ParsedPuzzle(try RushHourPuzzle.parse(record))
         case .sudoku: ParsedPuzzle(try SudokuPuzzle.parse(record))
         case .tiles: ParsedPuzzle(try TilePuzzle.parse(record, options: tileOptions))
+        case .tilt: ParsedPuzzle(try TiltPuzzle.parse(record))
         }
     }
 
@@ -40,6 +42,7 @@ public struct ParsedPuzzle: Sendable {
         rushHour = puzzle
         sudoku = nil
         tiles = nil
+        tilt = nil
     }
 
     public init(_ puzzle: SudokuPuzzle) {
@@ -50,6 +53,7 @@ public struct ParsedPuzzle: Sendable {
         rushHour = nil
         sudoku = puzzle
         tiles = nil
+        tilt = nil
     }
 
     public init(_ puzzle: TilePuzzle) {
@@ -60,6 +64,18 @@ public struct ParsedPuzzle: Sendable {
         rushHour = nil
         sudoku = nil
         tiles = puzzle
+        tilt = nil
+    }
+
+    public init(_ puzzle: TiltPuzzle) {
+        kind = .tilt
+        label = puzzle.label
+        expectedMoves = nil
+        expectedCluster = nil
+        rushHour = nil
+        sudoku = nil
+        tiles = nil
+        tilt = puzzle
     }
 
     /// Whether this kind has a solver of that name.
@@ -70,6 +86,7 @@ public struct ParsedPuzzle: Sendable {
         if let rushHour, let solver = RushHourSolvers.named(solverName) { return solver.solve(rushHour, options: options) }
         if let sudoku, let solver = SudokuSolvers.named(solverName) { return solver.solve(sudoku, options: options) }
         if let tiles, let solver = TileSolvers.named(solverName) { return solver.solve(tiles, options: options) }
+        if let tilt, let solver = TiltSolvers.named(solverName) { return solver.solve(tilt, options: options) }
         return nil
     }
 
@@ -80,6 +97,7 @@ public struct ParsedPuzzle: Sendable {
         do {
             if let rushHour { try RushHourSolutionValidator.validate(result.solution, for: rushHour) }
             if let tiles { try TileSolutionValidator.validate(result.solution, for: tiles) }
+            if let tilt { try TiltSolutionValidator.validate(result.solution, for: tilt) }
             if let sudoku {
                 guard let position = result.solvedPosition else { return "the solver gave no solution" }
                 try SudokuSolutionValidator.validate(position, for: sudoku)

@@ -6,6 +6,8 @@
 //   one line                a token of 16, 81 or 256 Sudoku characters is a Sudoku; four or
 //                           more numbers and nothing else (a WxH: prefix allowed) are tiles;
 //                           anything else is a Rush Hour database line
+//   tilt                    one token of tilt cells with rows joined by /; or a grid with *
+//                           or lowercase letters other than o and x (else --kind tilt)
 //   several lines (a grid)  rows of numbers holding 0...N-1 once each are tiles; other digits
 //                           mean Sudoku (its blanks and repeated digits); no digits, Rush Hour
 
@@ -13,6 +15,7 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
     case rushhour
     case sudoku
     case tiles
+    case tilt
 
     /// The kinds' solver names, each kind's default first.
     public var solverNames: [String] {
@@ -20,6 +23,7 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
         case .rushhour: RushHourSolvers.names
         case .sudoku: SudokuSolvers.names
         case .tiles: TileSolvers.names
+        case .tilt: TiltSolvers.names
         }
     }
 
@@ -38,6 +42,7 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
         case .rushhour: RushHourPuzzle.isSingleLineRecord(trimmedLine)
         case .sudoku: SudokuPuzzle.isSingleLineRecord(trimmedLine)
         case .tiles: TilePuzzle.isSingleLineRecord(trimmedLine)
+        case .tilt: TiltPuzzle.isSingleLineRecord(trimmedLine)
         }
     }
 
@@ -45,7 +50,8 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
     /// except a Sudoku grid row (`4 . . | . . . | 8 . 5` has several tokens, as a Rush Hour
     /// database line does).
     public static func isSingleLineRecordOfAnyKind(_ trimmedLine: Substring) -> Bool {
-        if SudokuPuzzle.isSingleLineRecord(trimmedLine) || TilePuzzle.isSingleLineRecord(trimmedLine) { return true }
+        if SudokuPuzzle.isSingleLineRecord(trimmedLine) || TilePuzzle.isSingleLineRecord(trimmedLine)
+            || TiltPuzzle.isSingleLineRecord(trimmedLine) { return true }
         return RushHourPuzzle.isSingleLineRecord(trimmedLine) && !SudokuPuzzle.isGridRow(trimmedLine)
             && !TilePuzzle.isGridRow(trimmedLine)
     }
@@ -61,11 +67,13 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
         if record.lines.count == 1 {
             if first.hasPrefix("{") { return jsonKind(first) ?? .rushhour }
             if SudokuPuzzle.isSingleLineRecord(first) { return .sudoku }
+            if TiltPuzzle.isSingleLineRecord(first) { return .tilt }
             // Numbers only: tiles, even when they are wrong (a missing tile, a bad count), so
             // the error speaks of tiles.
             if let (_, tokens) = TilePuzzle.numberTokens(first), tokens.count >= 4 { return .tiles }
             return .rushhour
         }
+        if TiltPuzzle.looksLikeTiltGrid(record.lines) { return .tilt }
         let rows = record.lines.map { TilePuzzle.numberTokens($0.text[...]) }
         if rows.allSatisfy({ $0 != nil && $0!.size == nil }), TilePuzzle.isPermutation(rows.flatMap { $0!.tokens }) {
             return .tiles
@@ -80,6 +88,7 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
             return kind
         }
         if text.contains("\"tiles\"") { return .tiles }
+        if text.contains("\"rows\"") { return .tilt }
         return text.contains("\"grid\"") ? .sudoku : nil
     }
 }
