@@ -11,6 +11,8 @@ public struct StateGraph: Sendable {
     public internal(set) var targets: [Int32] = []
     public internal(set) var isGoal: [Bool] = []
     public internal(set) var depth: [Int32] = []
+    /// Each state's key, for the one-word explorers (Rush Hour, tiles); empty otherwise.
+    public internal(set) var keys: [UInt64] = []
     /// Every move can be undone (Rush Hour, tiles): the reversed graph is the graph itself.
     public internal(set) var isSymmetric = false
 
@@ -119,6 +121,7 @@ extension StateGraph {
         graph.targets = targets
         graph.isGoal = goals
         graph.depth = depths
+        graph.keys = keys
         return graph
     }
 

@@ -7,15 +7,7 @@ extension StateSpaceAnalysis {
     public static func analyze(_ puzzle: ParsedPuzzle, maxStates: Int) -> Result<StateSpaceAnalysis, AnalysisRefusal> {
         let graph: StateGraph?
         if let rushHour = puzzle.rushHour {
-            let geometry = RushHourGeometry(rushHour)
-            graph = geometry.withTables { tables in
-                StateGraph.explore(start: geometry.startKey, isGoal: geometry.isGoal, limit: maxStates) { key, sink in
-                    withoutActuallyEscaping(sink) { sink in
-                        var collector = SuccessorCollector(sink: sink)
-                        _ = tables.forEachSuccessor(of: key, &collector)
-                    }
-                }
-            }
+            graph = rushHourGraph(RushHourGeometry(rushHour), maxStates: maxStates)
         } else if let tiles = puzzle.tiles {
             guard tiles.cellCount <= TilePuzzle.maximumPackedCells else { return .failure(.tooLarge) }
             let geometry = TileGeometry(width: tiles.width, height: tiles.height)
@@ -33,6 +25,20 @@ extension StateSpaceAnalysis {
         }
         guard let graph else { return .failure(.overLimit(maxStates)) }
         return .success(of(graph))
+    }
+}
+
+extension StateSpaceAnalysis {
+    /// A Rush Hour cluster as a graph, or nil past `maxStates`.
+    static func rushHourGraph(_ geometry: RushHourGeometry, maxStates: Int) -> StateGraph? {
+        geometry.withTables { tables in
+            StateGraph.explore(start: geometry.startKey, isGoal: geometry.isGoal, limit: maxStates) { key, sink in
+                withoutActuallyEscaping(sink) { sink in
+                    var collector = SuccessorCollector(sink: sink)
+                    _ = tables.forEachSuccessor(of: key, &collector)
+                }
+            }
+        }
     }
 }
 

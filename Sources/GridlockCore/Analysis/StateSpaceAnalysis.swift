@@ -46,7 +46,9 @@ public struct StateSpaceAnalysis: Sendable, Codable, Hashable {
         return (offsets, sources)
     }
 
-    public static func of(_ graph: StateGraph) -> StateSpaceAnalysis {
+    /// Each state's distance to the nearest goal (-1: none reachable), and the useful states in
+    /// order of that distance.
+    public static func distancesToGoal(_ graph: StateGraph) -> (distance: [Int32], order: [Int32]) {
         let count = graph.count
         let (reverseOffsets, sources) = graph.isSymmetric ? (graph.offsets, graph.targets) : reversed(graph)
         // Distance to the nearest goal.
@@ -69,6 +71,12 @@ public struct StateSpaceAnalysis: Sendable, Codable, Hashable {
                 }
             }
         }
+        return (distance, order)
+    }
+
+    public static func of(_ graph: StateGraph) -> StateSpaceAnalysis {
+        let count = graph.count
+        let (distance, order) = distancesToGoal(graph)
         // Optimal sequences, nearest states first (`order` is sorted by distance).
         var ways = [UInt64](repeating: 0, count: count)
         var saturated = false
