@@ -33,8 +33,9 @@ struct PuzzleInput {
 
     /// A path-like argument that does not exist is a typo, not a puzzle.
     private static func looksLikePath(_ argument: String) -> Bool {
+        if argument.hasSuffix(".txt") || argument.hasSuffix(".json") { return true }
         if TiltPuzzle.isSingleLineRecord(argument.trimmingCharacters(in: .whitespaces)[...]) { return false }
-        return argument.hasSuffix(".txt") || argument.hasSuffix(".json") || argument.contains("/") && !argument.hasPrefix("{")
+        return argument.contains("/") && !argument.hasPrefix("{")
     }
 
     /// Every puzzle record of every input, with where it came from.

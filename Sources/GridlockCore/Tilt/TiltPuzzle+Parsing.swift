@@ -11,11 +11,14 @@ import Foundation
 extension TiltPuzzle {
     static let allowed: Set<Character> = Set("#.*").union("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
-    /// One token of tilt characters holding `/`.
+    /// One token of tilt characters: rows of one length joined by `/` (so `notes/boards.txt`,
+    /// a path, is not one).
     public static func isSingleLineRecord(_ trimmedLine: Substring) -> Bool {
         if trimmedLine.first == "{" { return trimmedLine.contains("\"rows\"") }
         let token = trimmedLine.prefix { $0 != " " && $0 != "\t" }
-        return token.contains("/") && token.allSatisfy { $0 == "/" || allowed.contains($0) }
+        let rows = token.split(separator: "/", omittingEmptySubsequences: false)
+        return rows.count >= 2 && Set(rows.map(\.count)).count == 1
+            && token.allSatisfy { $0 == "/" || allowed.contains($0) }
     }
 
     /// A multi-line grid that can only be a tilt board.
