@@ -34,48 +34,37 @@ public struct ParsedPuzzle: Sendable {
         return try parse(try PuzzleDocument.onlyRecord(in: text, isSingleLine: isSingleLine), kind: kind, tileOptions: tileOptions)
     }
 
+    /// One puzzle of one kind: the other kinds' fields stay nil.
+    private init(
+        kind: PuzzleKind, label: String?, expectedMoves: Int? = nil, expectedCluster: Int? = nil,
+        rushHour: RushHourPuzzle? = nil, sudoku: SudokuPuzzle? = nil, tiles: TilePuzzle? = nil, tilt: TiltPuzzle? = nil
+    ) {
+        self.kind = kind
+        self.label = label
+        self.expectedMoves = expectedMoves
+        self.expectedCluster = expectedCluster
+        self.rushHour = rushHour
+        self.sudoku = sudoku
+        self.tiles = tiles
+        self.tilt = tilt
+    }
+
     public init(_ puzzle: RushHourPuzzle) {
-        kind = .rushhour
-        label = puzzle.label
-        expectedMoves = puzzle.expectedMoves
-        expectedCluster = puzzle.expectedCluster
-        rushHour = puzzle
-        sudoku = nil
-        tiles = nil
-        tilt = nil
+        self.init(
+            kind: .rushhour, label: puzzle.label, expectedMoves: puzzle.expectedMoves,
+            expectedCluster: puzzle.expectedCluster, rushHour: puzzle)
     }
 
     public init(_ puzzle: SudokuPuzzle) {
-        kind = .sudoku
-        label = puzzle.label
-        expectedMoves = nil
-        expectedCluster = nil
-        rushHour = nil
-        sudoku = puzzle
-        tiles = nil
-        tilt = nil
+        self.init(kind: .sudoku, label: puzzle.label, sudoku: puzzle)
     }
 
     public init(_ puzzle: TilePuzzle) {
-        kind = .tiles
-        label = puzzle.label
-        expectedMoves = puzzle.expectedMoves
-        expectedCluster = nil
-        rushHour = nil
-        sudoku = nil
-        tiles = puzzle
-        tilt = nil
+        self.init(kind: .tiles, label: puzzle.label, expectedMoves: puzzle.expectedMoves, tiles: puzzle)
     }
 
     public init(_ puzzle: TiltPuzzle) {
-        kind = .tilt
-        label = puzzle.label
-        expectedMoves = nil
-        expectedCluster = nil
-        rushHour = nil
-        sudoku = nil
-        tiles = nil
-        tilt = puzzle
+        self.init(kind: .tilt, label: puzzle.label, tilt: puzzle)
     }
 
     /// Whether this kind has a solver of that name.
