@@ -24,8 +24,8 @@ public enum JobRunner {
             result.error = "unknown puzzle kind '\(job.kind)'; this worker solves \(PuzzleKind.allCases.map(\.rawValue).joined(separator: ", "))"
             return result
         }
-        guard kind.solverNames.contains(job.solver) else {
-            result.error = "unknown \(kind.rawValue) solver '\(job.solver)'; this worker has \(kind.solverNames.joined(separator: ", "))"
+        guard kind.jobNames.contains(job.solver) else {
+            result.error = "unknown \(kind.rawValue) solver '\(job.solver)'; this worker has \(kind.jobNames.joined(separator: ", "))"
             return result
         }
         if FaultInjection.hangsOn(job) {
@@ -49,6 +49,13 @@ public enum JobRunner {
         let options = SolveOptions(maxStates: job.maxStates) {
             deadline.map { ContinuousClock().now >= $0 } ?? false
         }
+        if job.solver == PuzzleKind.analysisJob {
+            analyze(puzzle, job: job, into: &result)
+            result.seconds = Double(seconds: start.duration(to: clock.now))
+            result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
+            result.peakRSSBytes = PeakMemory.highWaterMarkBytes()
+            return result
+        }
         let solved = puzzle.solve(with: job.solver, options: options)!
         result.seconds = Double(seconds: start.duration(to: clock.now))
         result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
@@ -71,6 +78,26 @@ public enum JobRunner {
             result.error = "the solution failed validation: \(failure)"
         }
         return result
+    }
+}
+
+extension JobRunner {
+    /// An analysis job: the best moves in `moves`, the reachable states in `cluster` and
+    /// `examined`, the whole analysis as JSON in the solution's one entry. "solved" when a goal
+    /// is reachable, "unsolvable" when not, "failed" with the reason when it cannot be analysed.
+    static func analyze(_ puzzle: ParsedPuzzle, job: Job, into result: inout JobResult) {
+        switch StateSpaceAnalysis.analyze(puzzle, maxStates: job.maxStates) {
+        case .success(let analysis):
+            result.status = analysis.bestMoves == nil ? "unsolvable" : "solved"
+            result.moves = analysis.bestMoves
+            result.cluster = analysis.reachable
+            result.examined = analysis.reachable
+            result.statesStored = analysis.reachable
+            result.solution = [JSONLine.encode(analysis)]
+        case .failure(let refusal):
+            result.status = "failed"
+            result.error = refusal.description
+        }
     }
 }
 

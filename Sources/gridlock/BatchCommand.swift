@@ -21,6 +21,7 @@ struct BatchCommand: ParsableCommand {
             Examples:
               gridlock batch data/samples/unblockme.txt
               gridlock batch data/rushhour/rush_18k.txt --solver bfs,bidirectional --db compare.sqlite
+              gridlock batch data/rushhour/rush1000.txt --solver analyze   # gridlock analyze, as jobs
             """
     )
 
@@ -72,7 +73,7 @@ struct BatchCommand: ParsableCommand {
 
 /// What every job of a batch is solved with: shared by `batch` and `coordinator`.
 struct JobOptions: ParsableArguments {
-    @Option(help: "Comma-separated solvers; one job per puzzle and solver of its kind (default: each kind's fastest). \(SolverList.catalogue).")
+    @Option(help: "Comma-separated solvers; one job per puzzle and solver of its kind (default: each kind's fastest); 'analyze' runs the state-space analysis as jobs. \(SolverList.catalogue).")
     var solver: String?
 
     @OptionGroup var reading: PuzzleReadOptions

@@ -52,7 +52,7 @@ enum SolverList {
     }
 
     static func check(_ list: String, kind: PuzzleKind?) throws {
-        let known = kind.map(\.solverNames) ?? PuzzleKind.allCases.flatMap(\.solverNames)
+        let known = kind.map(\.jobNames) ?? PuzzleKind.allCases.flatMap(\.jobNames)
         for name in names(list) where !known.contains(name) {
             throw ValidationError("unknown solver '\(name)'; the solvers are \(kind.map { "\($0.rawValue): \($0.solverNames.joined(separator: ", "))" } ?? catalogue)")
         }

@@ -79,6 +79,7 @@ struct SolveCommand: ParsableCommand {
 
     func validate() throws {
         if let solver {
+            if solver == PuzzleKind.analysisJob { throw ValidationError("analysis is its own command: gridlock analyze (or --solver analyze in gridlock batch)") }
             try SolverList.check(solver, kind: reading.puzzleKind)
             guard SolverList.names(solver).count == 1 else { throw ValidationError("--solver takes one solver here; `gridlock bench` compares several") }
         }

@@ -29,10 +29,19 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
 
     public var defaultSolver: String { solverNames[0] }
 
+    /// The job that explores a whole state space (`gridlock analyze`) instead of solving, for
+    /// kinds with moves between positions; it runs through batches like a solver.
+    public static let analysisJob = "analyze"
+
+    public var canBeAnalysed: Bool { self != .sudoku }
+
+    /// Solver names plus `analyze` where it applies: what a batch accepts for this kind.
+    public var jobNames: [String] { solverNames + (canBeAnalysed ? [Self.analysisJob] : []) }
+
     /// The solvers of `requested` that solve this kind, in order; the default when it names
     /// none of them, so one `--solver` list serves a file of mixed kinds.
     public func solvers(from requested: [String]) -> [String] {
-        let chosen = requested.filter(solverNames.contains)
+        let chosen = requested.filter(jobNames.contains)
         return chosen.isEmpty ? [defaultSolver] : chosen
     }
 
