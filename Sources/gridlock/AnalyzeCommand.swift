@@ -48,6 +48,23 @@ struct AnalyzeCommand: ParsableCommand {
         var matchesExpected: Bool?
         var seconds: Double?
         var error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case puzzle, source, kind, label, matchesExpected, seconds, error
+        }
+
+        /// The analysis's keys sit at the top level, beside the puzzle's.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(puzzle, forKey: .puzzle)
+            try container.encode(source, forKey: .source)
+            try container.encodeIfPresent(kind, forKey: .kind)
+            try container.encodeIfPresent(label, forKey: .label)
+            try container.encodeIfPresent(matchesExpected, forKey: .matchesExpected)
+            try container.encodeIfPresent(seconds, forKey: .seconds)
+            try container.encodeIfPresent(error, forKey: .error)
+            try analysis?.encode(to: encoder)
+        }
     }
 
     func run() throws {

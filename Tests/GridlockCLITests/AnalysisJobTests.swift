@@ -29,4 +29,18 @@ struct AnalysisJobTests {
             #expect(analysis["hardest"] as? Int == row["expectedMoves"] as? Int)
         }
     }
+
+    @Test("gridlock analyze --format json has every listed key at the top level, null when no goal is reachable")
+    func analyzeKeys() throws {
+        let output = try GridlockBinary.run(["analyze", "a*a/###", "..a#/b..a/.#../b...", "--format", "json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let objects = try output.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let keys = ["reachable", "goalStates", "useful", "deadEnds", "bestMoves", "solutions", "hardest", "depthHistogram"]
+        for object in objects { for key in keys { #expect(object.keys.contains(key), "\(key)") } }
+        #expect(objects[0]["bestMoves"] is NSNull)
+        #expect(objects[0]["deadEnds"] as? Int == 1)
+        #expect(objects[1]["bestMoves"] as? Int == 1)
+    }
 }

@@ -28,6 +28,27 @@ public struct StateSpaceAnalysis: Sendable, Codable, Hashable {
     /// Useful states by their optimal distance to a goal.
     public var goalDistanceHistogram: [Int]
 
+    enum CodingKeys: String, CodingKey {
+        case reachable, goalStates, useful, deadEnds, bestMoves, solutions, solutionsSaturated, hardest
+        case depthHistogram, goalDistanceHistogram
+    }
+
+    /// Every key always present: `bestMoves`, `solutions` and `hardest` are null, not missing,
+    /// when no goal is reachable.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reachable, forKey: .reachable)
+        try container.encode(goalStates, forKey: .goalStates)
+        try container.encode(useful, forKey: .useful)
+        try container.encode(deadEnds, forKey: .deadEnds)
+        try container.encode(bestMoves, forKey: .bestMoves)
+        try container.encode(solutions, forKey: .solutions)
+        try container.encode(solutionsSaturated, forKey: .solutionsSaturated)
+        try container.encode(hardest, forKey: .hardest)
+        try container.encode(depthHistogram, forKey: .depthHistogram)
+        try container.encode(goalDistanceHistogram, forKey: .goalDistanceHistogram)
+    }
+
     /// The reversed edges, as compressed rows.
     static func reversed(_ graph: StateGraph) -> (offsets: [Int32], sources: [Int32]) {
         let count = graph.count
