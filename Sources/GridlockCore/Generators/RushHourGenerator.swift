@@ -82,7 +82,7 @@ public struct RushHourGenerator: Sendable {
             block.row = random.below(height)
             block.column = random.below(width)
             guard block.orientation == .vertical || block.row != exit.row,
-                  block.cells.allSatisfy({ $0.row < height && $0.column < width && !occupied.contains($0) }) else { return nil }
+                  fits(block, occupied) else { return nil }
             occupied.formUnion(block.cells)
             blocks[index] = block
             return try? RushHourPuzzle.validated(width: width, height: height, exit: exit, blocks: blocks)
@@ -99,10 +99,8 @@ public struct RushHourGenerator: Sendable {
                 let block = RushHourBlock(
                     name: "?", orientation: vertical ? .vertical : .horizontal, length: length,
                     row: random.below(height), column: random.below(width))
-                let cells = block.cells
-                guard vertical || block.row != exit.row,
-                      cells.allSatisfy({ $0.row < height && $0.column < width && !occupied.contains($0) }) else { continue }
-                occupied.formUnion(cells)
+                guard vertical || block.row != exit.row, fits(block, occupied) else { continue }
+                occupied.formUnion(block.cells)
                 blocks.append(block)
                 break
             }
@@ -119,13 +117,17 @@ public struct RushHourGenerator: Sendable {
 
     var exit: RushHourExit { RushHourExit(side: .right, row: (height - 1) / 2) }
 
+    /// Whether the block lies on the board and on free cells.
+    func fits(_ block: RushHourBlock, _ occupied: Set<BoardCell>) -> Bool {
+        block.cells.allSatisfy { $0.row < height && $0.column < width && !occupied.contains($0) }
+    }
+
     func randomLayout(using random: inout SplitMix64) -> RushHourPuzzle? {
         var occupied = Set<BoardCell>()
         var blocks: [RushHourBlock] = []
         func place(_ block: RushHourBlock) -> Bool {
-            let cells = block.cells
-            guard cells.allSatisfy({ $0.row < height && $0.column < width && !occupied.contains($0) }) else { return false }
-            occupied.formUnion(cells)
+            guard fits(block, occupied) else { return false }
+            occupied.formUnion(block.cells)
             blocks.append(block)
             return true
         }

@@ -82,16 +82,7 @@ public struct TileAStarSolver: PuzzleSolver {
         guard found else {
             return SolveResult(status: cutoff == nil ? .unsolvable : .cutoff, cutoffReason: cutoff, statistics: statistics)
         }
-        var moves: [SolutionMove] = []
-        var current = goal
-        while current != start {
-            let direction = TileDirection(rawValue: UInt8(best[current]! >> 8))!
-            let blank = TileGeometry.blank(of: current)
-            let landed = geometry.cell(from: blank, sliding: direction)!
-            let value = UInt8((current >> UInt64(4 * landed)) & 15)
-            moves.append(geometry.solutionMove(tileValue: value, from: blank, to: landed, direction: direction))
-            current = TileGeometry.slide(current, tile: landed, blank: blank)
-        }
-        return SolveResult(status: .solved, solution: moves.reversed(), statistics: statistics)
+        let moves = geometry.path(from: start, to: goal) { TileDirection(rawValue: UInt8(best[$0]! >> 8))! }
+        return SolveResult(status: .solved, solution: moves, statistics: statistics)
     }
 }

@@ -90,16 +90,23 @@ struct TileLayers: ~Copyable {
 
     /// The moves from the start to `state`, by undoing each state's last slide.
     func path(to state: UInt64) -> [SolutionMove] {
+        geometry.path(from: start, to: state) { TileDirection(rawValue: table.tag(of: key($0))! & 3)! }
+    }
+}
+
+extension TileGeometry {
+    /// The moves from `start` to `state`, walking back: `lastSlide` names the direction of the
+    /// slide that made each state, and undoing it gives the state before.
+    func path(from start: UInt64, to state: UInt64, lastSlide: (UInt64) -> TileDirection) -> [SolutionMove] {
         var moves: [SolutionMove] = []
         var current = state
         while current != start {
-            let tag = table.tag(of: key(current))!
-            let direction = TileDirection(rawValue: tag & 3)!
+            let direction = lastSlide(current)
             let blank = TileGeometry.blank(of: current)
             // The tile slid from `blank` (now empty) to `landed`.
-            let landed = geometry.cell(from: blank, sliding: direction)!
+            let landed = cell(from: blank, sliding: direction)!
             let value = UInt8((current >> UInt64(4 * landed)) & 15)
-            moves.append(geometry.solutionMove(tileValue: value, from: blank, to: landed, direction: direction))
+            moves.append(solutionMove(tileValue: value, from: blank, to: landed, direction: direction))
             current = TileGeometry.slide(current, tile: landed, blank: blank)
         }
         return moves.reversed()
