@@ -32,13 +32,63 @@ extension StateSpaceAnalysis {
     /// A Rush Hour cluster as a graph, or nil past `maxStates`.
     static func rushHourGraph(_ geometry: RushHourGeometry, maxStates: Int) -> StateGraph? {
         geometry.withTables { tables in
-            StateGraph.explore(start: geometry.startKey, isGoal: geometry.isGoal, limit: maxStates) { key, sink in
-                withoutActuallyEscaping(sink) { sink in
-                    var collector = SuccessorCollector(sink: sink)
-                    _ = tables.forEachSuccessor(of: key, &collector)
-                }
+            var builder = RushHourGraphBuilder(start: geometry.startKey)
+            var position = 0
+            var goals: [Bool] = []
+            while position < builder.keys.count {
+                if builder.keys.count > maxStates { return nil }
+                let key = builder.keys[position]
+                goals.append(geometry.isGoal(key))
+                builder.depth = builder.depths[position] + 1
+                _ = tables.forEachSuccessor(of: key, &builder)
+                builder.offsets.append(Int32(builder.targets.count))
+                position += 1
             }
+            return builder.graph(goals: goals)
         }
+    }
+}
+
+/// Builds a cluster's graph as the move generator hands it successors. A struct visitor rather
+/// than a closure: the closure's captured arrays were boxed, and exploring ran at 1.6M states/s.
+/// Every slide is an edge, so no block's slides are skipped (`knownBlock` is -1).
+struct RushHourGraphBuilder: SuccessorVisitor, ~Copyable {
+    var map = KeyIndexMap()
+    var keys: [UInt64]
+    var depths: [Int32] = [0]
+    var offsets: [Int32] = [0]
+    var targets: [Int32] = []
+    /// The depth of the states the current expansion discovers.
+    var depth: Int32 = 0
+    var knownBlock: Int { -1 }
+
+    init(start: UInt64) {
+        keys = [start]
+        _ = map.index(of: start, orInsert: 0)
+    }
+
+    @inline(__always)
+    mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
+        let (index, isNew) = map.index(of: successor, orInsert: Int32(keys.count))
+        if isNew {
+            keys.append(successor)
+            depths.append(depth)
+        }
+        targets.append(index)
+        return true
+    }
+
+    mutating func skipKnown(_ count: Int) {}
+
+    consuming func graph(goals: [Bool]) -> StateGraph {
+        var graph = StateGraph()
+        graph.isSymmetric = true
+        graph.offsets = offsets
+        graph.targets = targets
+        graph.isGoal = goals
+        graph.depth = depths
+        graph.keys = keys
+        return graph
     }
 }
 
