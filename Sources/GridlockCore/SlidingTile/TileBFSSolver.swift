@@ -39,7 +39,12 @@ public struct TileBFSSolver: PuzzleSolver {
         statistics.memoryBytes = layers.memoryBytes
         let explored = cutoff == nil && (layers.frontier.isEmpty || !found)
         if !found {
-            return SolveResult(status: cutoff == nil ? .unsolvable : .cutoff, cutoffReason: cutoff, statistics: statistics)
+            var result = SolveResult(status: cutoff == nil ? .unsolvable : .cutoff, cutoffReason: cutoff, statistics: statistics)
+            if cutoff == .memoryBudget {
+                // The layer being generated when the budget ran out is partial: the one before is whole.
+                result.reason = "every state up to depth \(layers.depth - 1) is known and none is the goal; depth \(layers.depth) passed the \(options.memoryBudgetBytes.bytes) memory budget"
+            }
+            return result
         }
         return SolveResult(
             status: .solved, solution: layers.path(to: goal), cluster: explored ? layers.table.count : nil, statistics: statistics)

@@ -108,6 +108,19 @@ struct TileSolverTests {
         #expect(result.reason?.contains("depths") == true)
     }
 
+    @Test("the memory budget stops bfs too, naming the last depth it searched in full")
+    func bfsMemoryBudget() {
+        var random = SplitMix64(seed: 3)
+        let puzzle = TileGenerator(width: 4, height: 4).scramble(moves: 60, using: &random)
+        let result = TileBFSSolver().solve(puzzle, options: SolveOptions(memoryBudgetBytes: 4 << 20))
+        #expect(result.status == .cutoff)
+        #expect(result.cutoffReason == .memoryBudget)
+        #expect(result.statistics.memoryBytes <= 4 << 20)
+        // The last level in the counts is the partial one; the reason names the whole one before it.
+        let partial = result.statistics.enqueuedPerLevel.count - 1
+        #expect(result.reason?.contains("up to depth \(partial - 1) is known") == true)
+    }
+
     @Test("the validator refuses a wrong move and an unfinished board")
     func validatorNegatives() throws {
         let puzzle = try TilePuzzle.parse("1 2 3 4 5 6 7 0 8")
