@@ -57,6 +57,10 @@ let package = Package(
             dependencies: ["ZeroMQ"]
         ),
         .testTarget(
+            name: "GridlockClusterTests",
+            dependencies: ["GridlockCluster", "GridlockWire"]
+        ),
+        .testTarget(
             name: "GridlockCLITests",
             dependencies: ["gridlock", "ZeroMQ", "GridlockWire"]
         ),

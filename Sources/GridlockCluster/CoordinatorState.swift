@@ -66,7 +66,7 @@ struct CoordinatorState {
             for line in text.split(separator: "\n") {
                 let fields = line.split(separator: " ")
                 if fields.count == 3, fields[0] == "stored", fields[1] == plan.batch, let job = Int(fields[2]) {
-                    markStored(job, journaled: true)
+                    markStored(job)
                 }
             }
         } else if !FileManager.default.createFile(atPath: path, contents: nil) {
@@ -94,7 +94,7 @@ struct CoordinatorState {
             var worker = workers[sender] ?? WorkerInfo(lastSeen: now)
             worker.identity = identity
             worker.lastSeen = now
-            worker.credit = max(0, min(credit, 64))
+            worker.credit = max(0, min(credit, WireProtocol.maximumCredit))
             workers[sender] = worker
             try dispatch(to: sender, now: now, router: router)
         case .heartbeat(let identity, let held):
@@ -119,31 +119,40 @@ struct CoordinatorState {
             workers[sender] = worker
         case .stored(let batch, let jobs):
             guard batch == plan.batch else { return }
-            for job in jobs where job >= 0 && job < states.count { markStored(job, journaled: false) }
+            var journalLines = ""
+            for job in jobs where job >= 0 && job < states.count && markStored(job) {
+                journalLines += "stored \(plan.batch) \(job)\n"
+            }
+            // One write for the whole acknowledgement, not one system call per job.
+            if !journalLines.isEmpty { journal?.write(Data(journalLines.utf8)) }
             if jobs.isEmpty, syncRequested { syncedWithSink = true }
         case .sinkHello:
             if !syncRequested {
                 syncRequested = true
                 try router.send([sender, WireMessage.syncRequest(batch: plan.batch).encoded()], dontWait: true)
             }
-        case .job, .result, .syncRequest, .drained:
+        case .jobs, .results, .syncRequest, .drained:
             progress.dropped.unexpected += 1
         }
     }
 
-    mutating func markStored(_ job: Int, journaled: Bool) {
-        if case .stored = states[job] { return }
+    /// Records that the sink holds `job`; returns whether that is news.
+    @discardableResult
+    mutating func markStored(_ job: Int) -> Bool {
+        if case .stored = states[job] { return false }
         if case .assigned = states[job] { progress.inFlight -= 1 }
         states[job] = .stored
         unsettled.remove(job)
         progress.stored += 1
         if failures[job] != nil { progress.failed += 1 }
-        if !journaled { journal?.write(Data("stored \(plan.batch) \(job)\n".utf8)) }
+        return true
     }
 
-    /// Gives pending jobs to a worker that asked, as many as its credit, or tells it to stop.
+    /// Gives pending jobs to a worker that asked, as many as its credit, in one frame, or tells
+    /// it to stop.
     mutating func dispatch(to worker: [UInt8], now: ContinuousClock.Instant, router: ZMQSocket) throws {
         guard var info = workers[worker] else { return }
+        var group: [Job] = []
         while info.credit > 0, mayDispatch(now: now), let job = pending.next() {
             guard case .pending = states[job] else { continue }
             attempts[job] += 1
@@ -154,8 +163,9 @@ struct CoordinatorState {
             info.jobs.insert(job)
             info.credit -= 1
             progress.inFlight += 1
-            try router.send([worker, WireMessage.job(message).encoded()], dontWait: true)
+            group.append(message)
         }
+        if !group.isEmpty { try router.send([worker, WireMessage.jobs(group).encoded()], dontWait: true) }
         workers[worker] = info
         idle.removeAll { $0 == worker }
         if progress.isComplete {
@@ -258,15 +268,19 @@ struct CoordinatorState {
         result.error = reason
         states[job] = .awaitingStore(since: now)
         unsettled.insert(job)
-        try sink.send([WireMessage.result(result).encoded()], dontWait: true)
+        try sink.send([WireMessage.results([result]).encoded()], dontWait: true)
     }
 
     /// Sends the invalid records' results to the sink; they are stored like any other.
     mutating func reportInvalid(now: ContinuousClock.Instant, sink: ZMQSocket) throws {
-        for result in plan.invalid where !isStored(result.job) {
+        let unstored = plan.invalid.filter { !isStored($0.job) }
+        for result in unstored {
             states[result.job] = .awaitingStore(since: now)
             unsettled.insert(result.job)
-            try sink.send([WireMessage.result(result).encoded()], dontWait: true)
+        }
+        for start in stride(from: 0, to: unstored.count, by: WorkerQueue.resultsPerFrame) {
+            let group = Array(unstored[start..<min(start + WorkerQueue.resultsPerFrame, unstored.count)])
+            try sink.send([WireMessage.results(group).encoded()], dontWait: true)
         }
     }
 

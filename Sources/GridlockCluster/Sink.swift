@@ -1,7 +1,7 @@
 // `gridlock sink`: binds the results endpoint, stores every result once, and tells the
 // coordinator what is stored.
 //
-//   workers --result--> [PULL results] --> SQLite (INSERT OR IGNORE per (batch, job))
+//   workers --results--> [PULL results] --> SQLite (INSERT OR IGNORE per (batch, job))
 //                                   \--> [DEALER] --stored--> coordinator
 //
 // Acknowledgements follow the write, so a job the coordinator hears is stored really is. A
@@ -77,11 +77,11 @@ public enum Sink {
     ) throws {
         var batch: [JobResult] = []
         while batch.count < 4_096, let frames = try socket.receive() {
-            guard frames.count == 1, case .result(let result)? = try? WireMessage.decode(frames[0]) else {
+            guard frames.count == 1, case .results(let results)? = try? WireMessage.decode(frames[0]) else {
                 counters.update { $0.dropped.malformed += 1 }
                 continue
             }
-            batch.append(result)
+            batch += results
         }
         guard !batch.isEmpty else { return }
         let inserted = try database.store(batch)

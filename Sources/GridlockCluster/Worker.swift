@@ -1,14 +1,17 @@
-// `gridlock worker`: asks the coordinator for a job, solves it, sends the result to the sink,
-// asks again; one job at a time.
+// `gridlock worker`: asks the coordinator for jobs, solves them one at a time, sends the
+// results to the sink in groups, asks again.
 //
-//   coordinator <--ready, heartbeat-- [DEALER]   socket thread   [PUSH] --result--> sink
-//                 --job, drained-->       |                        ^
-//                                   [PAIR inproc] <--job/result--> solver thread
+//   coordinator <--ready, heartbeat-- [DEALER]  socket thread  [PUSH] --results--> sink
+//                 --jobs, drained-->      |   ^
+//                                  WorkerQueue  wake (eventfd)
+//                                         |   |
+//                                    solver thread
 //
 // Solving runs on a thread of its own so the socket thread keeps heartbeating through a long
-// job; the inproc PAIR wakes the socket thread the moment a result is ready (no polling
-// delay). ZeroMQ reconnects by itself when the coordinator or the sink restarts; an idle worker
-// keeps saying so with heartbeats, so a restarted coordinator learns it exists.
+// job. The solver thread holds no socket: it rings the socket thread when there are results to
+// send or jobs to ask for (WorkerQueue.swift says when). ZeroMQ reconnects by itself when the
+// coordinator or the sink restarts; an idle worker keeps saying so with heartbeats, so a
+// restarted coordinator learns it exists.
 
 import Foundation
 import GridlockWire
@@ -22,10 +25,9 @@ public enum Worker {
         /// Exit when the coordinator says the batch is drained (a batch's own workers do);
         /// otherwise keep asking, for the next batch.
         public var exitWhenDrained: Bool
-        /// How many jobs to hold at once (one solving, the rest queued), so that the next job is
-        /// already here when one finishes. More hides more latency but leaves more to re-issue
-        /// if this worker dies.
-        public var window = 4
+        /// The most jobs to hold at once (one solving, the rest queued). Below it the window
+        /// adapts to about 25 ms of work (WorkerQueue.swift); a dead worker's jobs are re-issued.
+        public var maximumWindow = WireProtocol.maximumCredit
         public var heartbeatInterval = WireProtocol.heartbeatInterval
 
         public init(coordinator: String, sink: String, identity: WorkerIdentity, exitWhenDrained: Bool) {
@@ -49,41 +51,36 @@ public enum Worker {
         try sink.set(.lingerMilliseconds(5_000))
         try sink.set(.reconnectIntervalMilliseconds(100))
         try sink.connect(configuration.sink)
-        let solverEndpoint = "inproc://solver-\(configuration.identity.pid)"
-        let solver = try ZMQSocket(context, .pair)
-        try solver.bind(solverEndpoint)
-        let solverStop = StopFlag()
-        let solverThread = Thread {
-            runSolver(endpoint: solverEndpoint, context: context, identity: configuration.identity, stop: solverStop)
-        }
+        let queue = WorkerQueue(wake: try WakeSignal(), maximumWindow: configuration.maximumWindow)
+        let solverThread = Thread { runSolver(queue, identity: configuration.identity) }
         solverThread.start()
         defer {
-            solverStop.stop()
+            queue.stop()
             coordinator.close()
             sink.close()
-            solver.close()
         }
 
-        var queued: [(id: Int, frame: [UInt8])] = []
-        var solving: Int?
         var solved = 0
-        var pendingResults: [[UInt8]] = []
+        var unsent: [[UInt8]] = []
         var drained = false
+        var waitingForJobs = false
         let clock = ContinuousClock()
         var lastBeat = clock.now
-        func held() -> [Int] { (solving.map { [$0] } ?? []) + queued.map(\.id) }
-        func askForMore() throws {
-            let credit = configuration.window - held().count
-            if credit > 0 { try coordinator.send([WireMessage.ready(configuration.identity, credit: credit).encoded()], dontWait: true) }
+        func ask(_ credit: Int?) throws {
+            guard let credit, credit > 0 else { return }
+            try coordinator.send([WireMessage.ready(configuration.identity, credit: credit).encoded()], dontWait: true)
+            waitingForJobs = true
         }
-        try askForMore()
+        try ask(queue.credit())
         while !stop.isStopped {
-            let readable = try ZMQPoller.readable([coordinator, solver], timeout: configuration.heartbeatInterval)
+            let readable = try ZMQPoller.readable(
+                [coordinator], descriptors: [queue.wake.descriptor], timeout: configuration.heartbeatInterval)
             if readable[0] {
                 while let frames = try coordinator.receive() {
                     switch frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil {
-                    case .job(let job)?:
-                        if !held().contains(job.id) { queued.append((job.id, frames[0])) }
+                    case .jobs(let jobs)?:
+                        queue.add(jobs)
+                        waitingForJobs = false
                         drained = false
                     case .drained?:
                         drained = true
@@ -92,47 +89,35 @@ public enum Worker {
                     }
                 }
             }
-            if readable[1], let frames = try solver.receive() {
-                pendingResults.append(frames[0])
-                solving = nil
-                solved += 1
+            if readable[1] { queue.wake.consume() }
+            let results = queue.takeResults()
+            if !results.isEmpty {
+                solved += results.count
+                unsent.append(WireMessage.results(results).encoded())
             }
-            while let result = pendingResults.first, try sink.send([result], dontWait: true) {
-                pendingResults.removeFirst()
+            while let frame = unsent.first, try sink.send([frame], dontWait: true) {
+                unsent.removeFirst()
             }
-            if solving == nil, !queued.isEmpty {
-                let next = queued.removeFirst()
-                solving = next.id
-                try solver.send([next.frame])
-            }
-            if readable[1] { try askForMore() }
-            if drained, configuration.exitWhenDrained, held().isEmpty, pendingResults.isEmpty { return solved }
+            if !waitingForJobs, !drained { try ask(queue.credit()) }
+            if drained, configuration.exitWhenDrained, queue.isIdle, unsent.isEmpty { return solved }
             if lastBeat.duration(to: clock.now) >= configuration.heartbeatInterval {
-                try coordinator.send([WireMessage.heartbeat(configuration.identity, jobs: held()).encoded()], dontWait: true)
+                try coordinator.send([WireMessage.heartbeat(configuration.identity, jobs: queue.held()).encoded()], dontWait: true)
                 // An idle worker asks again: a restarted coordinator has forgotten the last ask.
-                if held().isEmpty, !drained { try askForMore() }
+                if !drained, let credit = queue.credit(whenIdleOnly: true) { try ask(credit) }
                 lastBeat = clock.now
             }
         }
         return solved
     }
 
-    /// The solver thread: takes a job frame, answers with a result frame. A frame that is not
-    /// a job is answered with a `failed` result rather than ignored, so the worker never stalls.
-    private static func runSolver(endpoint: String, context: ZMQContext, identity: WorkerIdentity, stop: StopFlag) {
-        guard let socket = try? ZMQSocket(context, .pair), (try? socket.connect(endpoint)) != nil else { return }
-        defer { socket.close() }
-        while !stop.isStopped {
-            guard let readable = try? ZMQPoller.readable([socket], timeout: WireProtocol.pollInterval), readable[0],
-                  let frames = try? socket.receive(), let frame = frames.first
-            else { continue }
-            let result: JobResult
-            if case .job(let job)? = try? WireMessage.decode(frame) {
-                result = JobRunner.run(job, worker: identity)
-            } else {
-                result = JobResult(batch: "", job: -1, attempt: 0, worker: identity, status: "failed")
-            }
-            _ = try? socket.send([WireMessage.result(result).encoded()])
+    /// The solver thread: solves queued jobs in order until the queue stops.
+    private static func runSolver(_ queue: WorkerQueue, identity: WorkerIdentity) {
+        let meter = PeakMemoryMeter()
+        let clock = ContinuousClock()
+        while let job = queue.next() {
+            let start = clock.now
+            let result = JobRunner.run(job, worker: identity, meter: meter)
+            queue.finished(result, seconds: Double(seconds: start.duration(to: clock.now)))
         }
     }
 }

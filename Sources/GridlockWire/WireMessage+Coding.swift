@@ -11,16 +11,16 @@ extension WireMessage {
             writer.byte(Kind.ready.rawValue)
             worker.write(to: &writer)
             writer.int(credit)
-        case .job(let job):
-            writer.byte(Kind.job.rawValue)
-            job.write(to: &writer)
+        case .jobs(let jobs):
+            writer.byte(Kind.jobs.rawValue)
+            writer.list(jobs) { $1.write(to: &$0) }
         case .heartbeat(let worker, let jobs):
             writer.byte(Kind.heartbeat.rawValue)
             worker.write(to: &writer)
             writer.list(jobs) { $0.int($1) }
-        case .result(let result):
-            writer.byte(Kind.result.rawValue)
-            result.write(to: &writer)
+        case .results(let results):
+            writer.byte(Kind.results.rawValue)
+            writer.list(results) { $1.write(to: &$0) }
         case .stored(let batch, let jobs):
             writer.byte(Kind.stored.rawValue)
             writer.string(batch)
@@ -47,13 +47,13 @@ extension WireMessage {
         switch kind {
         case .ready:
             message = .ready(try WorkerIdentity(from: &reader), credit: try reader.int())
-        case .job:
-            message = .job(try Job(from: &reader))
+        case .jobs:
+            message = .jobs(try reader.list { (reader) throws(WireError) in try Job(from: &reader) })
         case .heartbeat:
             message = .heartbeat(
                 try WorkerIdentity(from: &reader), jobs: try reader.list { (reader) throws(WireError) in try reader.int() })
-        case .result:
-            message = .result(try JobResult(from: &reader))
+        case .results:
+            message = .results(try reader.list { (reader) throws(WireError) in try JobResult(from: &reader) })
         case .stored:
             message = .stored(batch: try reader.string(), jobs: try reader.list { (reader) throws(WireError) in try reader.int() })
         case .sinkHello:

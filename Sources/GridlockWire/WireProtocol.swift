@@ -2,20 +2,22 @@
 // timing constants every role agrees on.
 //
 //   worker  --ready / heartbeat------>  coordinator (ROUTER, binds "jobs")
-//   worker  <--job / drained----------  coordinator
-//   worker  --result----------------->  sink (PULL, binds "results")
+//   worker  <--jobs / drained---------  coordinator
+//   worker  --results---------------->  sink (PULL, binds "results")
 //   sink    --stored / sinkHello----->  coordinator (ROUTER "jobs")
 //   sink    <--syncRequest------------  coordinator
 //
 // A frame: "GL", the version byte, the kind byte, then the fields (WireCodec.swift). Workers
 // ask for work (`ready`, with a credit: how many more jobs they can queue) so the coordinator
-// gives jobs only to workers that asked, and a small queue per worker hides the round trip
-// between two jobs. Heartbeats list the jobs a worker holds; a job is done when
+// gives jobs only to workers that asked, and a queue per worker hides the round trip between
+// two jobs. Jobs and results travel in groups: a frame, a system call and a thread wake-up cost
+// more than a short job, so the pipeline pays them once per group, not once per job (version 2;
+// version 1 sent one job or result a frame). Heartbeats list the jobs a worker holds; a job is done when
 // the sink says it is `stored`, not when a worker says it finished, so a result lost on the way
 // is re-issued and a duplicate is dropped by the sink.
 
 public enum WireProtocol {
-    public static let version: UInt8 = 1
+    public static let version: UInt8 = 2
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -28,6 +30,8 @@ public enum WireProtocol {
     public static let pollInterval: Duration = .milliseconds(50)
     /// Frames larger than this are refused by libzmq before they are read.
     public static let maximumFrameBytes: Int64 = 16 << 20
+    /// The most jobs a worker may hold, and so the largest group of jobs in one frame.
+    public static let maximumCredit = 256
 }
 
 /// A worker process: where it runs and which one it is.
@@ -122,12 +126,12 @@ public struct JobResult: Sendable, Hashable {
 public enum WireMessage: Sendable, Hashable {
     /// Worker to coordinator: I can take `credit` more jobs now (beyond the ones I hold).
     case ready(WorkerIdentity, credit: Int)
-    /// Coordinator to worker.
-    case job(Job)
+    /// Coordinator to worker: jobs to queue, solved in this order.
+    case jobs([Job])
     /// Worker to coordinator: still alive, holding these jobs (queued or being solved).
     case heartbeat(WorkerIdentity, jobs: [Int])
-    /// Worker to sink.
-    case result(JobResult)
+    /// Worker (or coordinator, for failed and invalid jobs) to sink.
+    case results([JobResult])
     /// Sink to coordinator: these jobs of the batch are stored for good. An empty list ends
     /// the answer to a `syncRequest`.
     case stored(batch: String, jobs: [Int])
@@ -139,6 +143,6 @@ public enum WireMessage: Sendable, Hashable {
     case drained
 
     enum Kind: UInt8 {
-        case ready = 1, job, heartbeat, result, stored, sinkHello, syncRequest, drained
+        case ready = 1, jobs, heartbeat, results, stored, sinkHello, syncRequest, drained
     }
 }

@@ -29,7 +29,7 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Worker processes to run, each solving one job at a time (config: worker.processes; default 1).")
     var processes: Int?
 
-    @Option(help: "Jobs each process holds at once (config: worker.window; default 4).")
+    @Option(help: "The most jobs each process holds at once (config: worker.window; default 256). Below it the number adapts to about 25 ms of work, at least 2.")
     var window: Int?
 
     @Flag(help: "Exit when the coordinator says the batch is done (otherwise wait for the next).")
@@ -40,7 +40,7 @@ struct WorkerCommand: ParsableCommand {
         let coordinator = try ConfigFile.require(self.coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let sink = try ConfigFile.require(self.sink, file, "sink.endpoint", flag: "--sink")
         let processes = self.processes ?? file.int("worker.processes") ?? 1
-        let window = self.window ?? file.int("worker.window") ?? 4
+        let window = self.window ?? file.int("worker.window") ?? WireProtocol.maximumCredit
         guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
         guard processes == 1 else {
             var flags = ["--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
@@ -53,7 +53,7 @@ struct WorkerCommand: ParsableCommand {
         let identity = WorkerIdentity(host: ProcessInfo.processInfo.hostName, pid: Int(getpid()))
         var configuration = Worker.Configuration(
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)
-        configuration.window = window
+        configuration.maximumWindow = window
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
         _ = try RoleLifetime.run { context, stop in try Worker.run(configuration, context: context, stop: stop) }
     }

@@ -46,7 +46,8 @@ enum GridlockBinary {
 
 extension GridlockBinary {
     /// Starts the binary in the background; its output is discarded.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    /// Starts `gridlock` in the background; its standard error goes to `errorLog` if given.
+    static func start(_ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -55,7 +56,12 @@ extension GridlockBinary {
         }
         process.currentDirectoryURL = repository
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let errorLog {
+            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errorLog)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         return process
     }

@@ -26,14 +26,17 @@ struct WireMessageTests {
 
     static let messages: [WireMessage] = [
         .ready(worker, credit: 4),
-        .job(Job(batch: "b-1", id: 0, attempt: 1, kind: "rushhour", puzzle: "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419",
-                 solver: "bfs", maxStates: 50_000_000, timeoutSeconds: 2.5)),
-        .job(Job(batch: "ünïcode ✓", id: Int.max, attempt: 9, kind: "rushhour", puzzle: "..B...\nAAB..>", solver: "reference",
-                 maxStates: 1, timeoutSeconds: nil)),
+        .jobs([
+            Job(batch: "b-1", id: 0, attempt: 1, kind: "rushhour", puzzle: "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419",
+                solver: "bfs", maxStates: 50_000_000, timeoutSeconds: 2.5),
+            Job(batch: "ünïcode ✓", id: Int.max, attempt: 9, kind: "rushhour", puzzle: "..B...\nAAB..>", solver: "reference",
+                maxStates: 1, timeoutSeconds: nil),
+        ]),
+        .jobs([]),
         .heartbeat(worker, jobs: [17, 18]),
         .heartbeat(worker, jobs: []),
-        .result(sampleResult),
-        .result(JobResult(batch: "b", job: -1, attempt: 0, worker: worker, status: "failed")),
+        .results([sampleResult, JobResult(batch: "b", job: -1, attempt: 0, worker: worker, status: "failed")]),
+        .results([sampleResult]),
         .stored(batch: "b-1", jobs: [0, 1, 2, 1_000_000, -5]),
         .stored(batch: "b-1", jobs: []),
         .sinkHello,

@@ -77,6 +77,23 @@ struct ZMQSocketTests {
         context.terminate()
     }
 
+    @Test("poll reports a plain descriptor beside the sockets, in order")
+    func pollDescriptor() throws {
+        let context = try ZMQContext()
+        let pull = try ZMQSocket(context, .pull)
+        try pull.bind("inproc://beside-a-pipe")
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        #expect(try ZMQPoller.readable([pull], descriptors: [ends[0]], timeout: .milliseconds(10)) == [false, false])
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(try ZMQPoller.readable([pull], descriptors: [ends[0]], timeout: .seconds(5)) == [false, true])
+        close(ends[0])
+        close(ends[1])
+        pull.close()
+        context.terminate()
+    }
+
     @Test("errors are typed and name the operation and endpoint")
     func typedErrors() throws {
         let context = try ZMQContext()

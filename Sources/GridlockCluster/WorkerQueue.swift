@@ -1,0 +1,153 @@
+// What a worker's socket thread and solver thread share: the jobs it holds, the results not yet
+// sent, and how many jobs it should hold.
+//
+//   socket thread --add(jobs)--> [queued ...] --next()--> solver thread (running)
+//   socket thread <--takeResults()-- [outbox ...] <--finished(result)--+
+//                 <-------- wake (eventfd) when the outbox should go or the queue runs low
+//
+// The solver thread rings only when the socket thread has something to do: results to send
+// (the queue ran dry, 64 are waiting, or the oldest has waited 5 ms) or jobs to ask for (the
+// queue fell to half the window). Short jobs so cost a wake-up per group, not per job.
+//
+// The window follows the jobs: enough to keep the solver busy for about 25 ms, from 2 (long
+// jobs: little to re-issue if this worker dies, and no batch's tail waits behind a worker
+// hoarding slow jobs) to 256 (trivial jobs, where the round trip to the coordinator would
+// otherwise dominate).
+
+import Foundation
+import GridlockWire
+
+final class WorkerQueue: @unchecked Sendable {
+    static let minimumWindow = 2
+    static let queuedSeconds = 0.025
+    static let resultsPerFrame = 64
+    static let resultDelay: Duration = .milliseconds(5)
+
+    private let condition = NSCondition()
+    private var queued: [Job] = []
+    private var head = 0
+    private var running: Int?
+    private var outbox: [JobResult] = []
+    private var oldestResult: ContinuousClock.Instant?
+    private var askedForMore = false
+    /// A moving average of the time a job takes, parsing and measuring included.
+    private var meanSeconds: Double?
+    private var stopped = false
+    let wake: WakeSignal
+    /// The user's cap on the window.
+    let maximumWindow: Int
+
+    init(wake: WakeSignal, maximumWindow: Int = WireProtocol.maximumCredit) {
+        self.wake = wake
+        self.maximumWindow = max(1, min(maximumWindow, WireProtocol.maximumCredit))
+    }
+
+    // MARK: The socket thread
+
+    /// Queues jobs, skipping any already held (a coordinator may re-send after a restart).
+    func add(_ jobs: [Job]) {
+        condition.withLock {
+            let held = Set(heldLocked())
+            queued += jobs.filter { !held.contains($0.id) }
+            askedForMore = false
+            condition.signal()
+        }
+    }
+
+    /// The jobs held, the running one first: what the heartbeat reports.
+    func held() -> [Int] {
+        condition.withLock { heldLocked() }
+    }
+
+    /// How many more jobs to ask for, or nil when the queue is still more than half full.
+    func credit(whenIdleOnly: Bool = false) -> Int? {
+        condition.withLock {
+            let held = heldLocked().count
+            let window = windowLocked()
+            if whenIdleOnly ? held > 0 : held > window / 2 { return nil }
+            return window - held
+        }
+    }
+
+    /// The results waiting to be sent, taken out of the queue.
+    func takeResults() -> [JobResult] {
+        condition.withLock {
+            defer {
+                outbox.removeAll(keepingCapacity: true)
+                oldestResult = nil
+            }
+            return outbox
+        }
+    }
+
+    /// Jobs kept in memory, taken ones included until they are dropped.
+    var storedJobs: Int {
+        condition.withLock { queued.count }
+    }
+
+    /// Nothing queued, nothing running, no result waiting.
+    var isIdle: Bool {
+        condition.withLock { running == nil && head == queued.count && outbox.isEmpty }
+    }
+
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+    }
+
+    // MARK: The solver thread
+
+    /// The next job, waiting for one; nil once stopped.
+    func next() -> Job? {
+        condition.withLock {
+            while head == queued.count, !stopped { condition.wait() }
+            guard !stopped else { return nil }
+            let job = queued[head]
+            head += 1
+            // The socket thread refills the queue before it runs dry, so taken jobs are dropped
+            // once they are half of it, not only when it empties (which may never happen).
+            if head >= 64, head * 2 >= queued.count {
+                queued.removeFirst(head)
+                head = 0
+            }
+            running = job.id
+            return job
+        }
+    }
+
+    /// Hands a result over, and rings when the socket thread should act.
+    func finished(_ result: JobResult, seconds: Double) {
+        let now = ContinuousClock.now
+        let shouldWake = condition.withLock {
+            running = nil
+            outbox.append(result)
+            if oldestResult == nil { oldestResult = now }
+            meanSeconds = meanSeconds.map { $0 * 0.9 + seconds * 0.1 } ?? seconds
+            let remaining = queued.count - head
+            let lowOnJobs = !askedForMore && remaining <= windowLocked() / 2
+            if lowOnJobs { askedForMore = true }
+            return remaining == 0 || lowOnJobs || outbox.count >= Self.resultsPerFrame
+                || oldestResult!.duration(to: now) >= Self.resultDelay
+        }
+        if shouldWake { wake.ring() }
+    }
+
+    // MARK: Under the lock
+
+    private func heldLocked() -> [Int] {
+        (running.map { [$0] } ?? []) + queued[head...].map(\.id)
+    }
+
+    private func windowLocked() -> Int {
+        let adaptive: Int
+        if let meanSeconds, meanSeconds > 0 {
+            let window = Self.queuedSeconds / meanSeconds
+            adaptive = window >= Double(maximumWindow) ? maximumWindow : max(Self.minimumWindow, Int(window))
+        } else {
+            adaptive = 4  // Until the first job says how long jobs take.
+        }
+        return min(adaptive, maximumWindow)
+    }
+}

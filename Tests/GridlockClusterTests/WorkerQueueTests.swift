@@ -1,0 +1,146 @@
+// The worker's queue: which jobs it holds, how many it asks for as job times change, and when
+// the solver thread wakes the socket thread (only when there is something to do).
+
+import Foundation
+import GridlockWire
+import Testing
+
+@testable import GridlockCluster
+
+@Suite("Worker queue")
+struct WorkerQueueTests {
+    static func jobs(_ ids: Range<Int>) -> [Job] {
+        ids.map { Job(batch: "b", id: $0, attempt: 1, kind: "rushhour", puzzle: "", solver: "bfs", maxStates: 1, timeoutSeconds: nil) }
+    }
+
+    static func result(_ job: Job) -> JobResult {
+        JobResult(batch: job.batch, job: job.id, attempt: job.attempt, worker: WorkerIdentity(host: "h", pid: 1), status: "solved")
+    }
+
+    /// Whether the wake signal has rung since it was last consumed (consuming it).
+    static func rang(_ signal: WakeSignal) -> Bool {
+        var item = pollfd(fd: signal.descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&item, 1, 0) == 1
+        signal.consume()
+        return ready
+    }
+
+    @Test("the window holds about 25 ms of work, from 2 jobs to 256, and never more than the user's cap")
+    func windowFollowsJobTimes() throws {
+        let queue = WorkerQueue(wake: try WakeSignal())
+        #expect(queue.credit() == 4)  // Before any job has said how long jobs take.
+        for (seconds, window) in [(0.001, 25), (0.00001, 256), (2.0, 2)] {
+            // The average moves a tenth of the way each job: fifty jobs settle it.
+            for _ in 0..<50 {
+                queue.add(Self.jobs(0..<1))
+                let job = try #require(queue.next())
+                queue.finished(Self.result(job), seconds: seconds)
+            }
+            _ = queue.takeResults()
+            #expect(queue.credit() == window, "jobs of \(seconds) s")
+        }
+        let capped = WorkerQueue(wake: try WakeSignal(), maximumWindow: 1)
+        #expect(capped.credit() == 1)
+    }
+
+    @Test("held jobs list the running one first; credit waits until half the window is used")
+    func heldAndCredit() throws {
+        let queue = WorkerQueue(wake: try WakeSignal())
+        queue.add(Self.jobs(10..<14))
+        #expect(queue.credit() == nil)
+        #expect(queue.credit(whenIdleOnly: true) == nil)
+        let first = try #require(queue.next())
+        #expect(first.id == 10)
+        #expect(queue.held() == [10, 11, 12, 13])
+        queue.add(Self.jobs(12..<15))  // 12 and 13 are held already: only 14 is new.
+        #expect(queue.held() == [10, 11, 12, 13, 14])
+        queue.finished(Self.result(first), seconds: 0.00625)  // Keeps the window at 4.
+        _ = try #require(queue.next())
+        _ = try #require(queue.next())
+        #expect(queue.held() == [12, 13, 14])
+        #expect(queue.credit() == nil)
+        queue.finished(Self.result(first), seconds: 0.00625)
+        #expect(queue.held() == [13, 14])
+        #expect(queue.credit() == 2)
+        #expect(!queue.isIdle)
+    }
+
+    @Test("the solver thread rings when results should go or jobs run low, not after every job")
+    func wakeRules() throws {
+        let signal = try WakeSignal()
+        let queue = WorkerQueue(wake: signal)
+        queue.add(Self.jobs(0..<8))
+        var job = try #require(queue.next())
+        queue.finished(Self.result(job), seconds: 0.00625)  // 7 left of a window of 4: nothing to do yet.
+        #expect(!Self.rang(signal))
+        for _ in 0..<5 {
+            job = try #require(queue.next())
+            queue.finished(Self.result(job), seconds: 0.00625)
+        }
+        #expect(Self.rang(signal))  // Down to 2 jobs, half the window: time to ask for more...
+        #expect(queue.takeResults().map(\.job) == [0, 1, 2, 3, 4, 5])
+        job = try #require(queue.next())
+        queue.finished(Self.result(job), seconds: 0.00625)
+        #expect(!Self.rang(signal))  // ...said once, not again until jobs arrive.
+        job = try #require(queue.next())
+        queue.finished(Self.result(job), seconds: 0.00625)
+        #expect(Self.rang(signal))  // The queue ran dry: the results must go now.
+        #expect(queue.takeResults().map(\.job) == [6, 7])
+        #expect(queue.isIdle)
+    }
+
+    @Test("results wait at most 5 ms, and at most 64 of them")
+    func resultsDoNotWaitLong() throws {
+        let signal = try WakeSignal()
+        let queue = WorkerQueue(wake: signal, maximumWindow: 256)
+        queue.add(Self.jobs(0..<200))
+        var job = try #require(queue.next())
+        queue.finished(Self.result(job), seconds: 0.0001)
+        #expect(!Self.rang(signal))
+        Thread.sleep(forTimeInterval: 0.006)
+        job = try #require(queue.next())
+        queue.finished(Self.result(job), seconds: 0.0001)
+        #expect(Self.rang(signal))
+        #expect(queue.takeResults().count == 2)
+        for _ in 0..<63 {
+            job = try #require(queue.next())
+            queue.finished(Self.result(job), seconds: 0.0001)
+        }
+        #expect(!Self.rang(signal))
+        job = try #require(queue.next())
+        queue.finished(Self.result(job), seconds: 0.0001)
+        #expect(Self.rang(signal))
+    }
+
+    @Test("a queue refilled before it runs dry does not keep the jobs it handed out")
+    func takenJobsAreDropped() throws {
+        let queue = WorkerQueue(wake: try WakeSignal())
+        queue.add(Self.jobs(0..<4))
+        for id in 4..<100_004 {
+            let job = try #require(queue.next())
+            #expect(job.id == id - 4)
+            queue.finished(Self.result(job), seconds: 0.001)
+            _ = queue.takeResults()
+            queue.add(Self.jobs(id..<(id + 1)))
+        }
+        #expect(queue.held().count == 4)
+        #expect(queue.storedJobs < 200)
+    }
+
+    @Test("a stopped queue hands out no more jobs")
+    func stop() throws {
+        let queue = WorkerQueue(wake: try WakeSignal())
+        queue.add(Self.jobs(0..<3))
+        queue.stop()
+        #expect(queue.next() == nil)
+    }
+
+    @Test("rings add up to one wake-up, and consuming silences them")
+    func wakeSignal() throws {
+        let signal = try WakeSignal()
+        #expect(!Self.rang(signal))
+        for _ in 0..<10_000 { signal.ring() }  // More than a pipe holds: never blocks.
+        #expect(Self.rang(signal))
+        #expect(!Self.rang(signal))
+    }
+}
