@@ -1,13 +1,20 @@
 // `bfs`, the production solver: the Unblocker guide's breadth-first search on bitboards.
 //
-//   table:     every state seen, each tagged with the slide that first reached it
-//   frontier:  [level L, expanding ->      ]   next: [level L+1, growing ->   ]
+//   entries: [L0][ L1 ][  L2  ][   L3   ][ L4, growing ->    ]   every state, with its tag
+//                              ^ expanding L3 (levelStart)
+//   window:              {  L2  ∪   L3   ∪   L4 so far  }        a hash set of three levels
 //
-// The guide's queue holds two levels at most, so it is kept as two arrays that swap at each
-// level, and older levels live only in the table. As in the guide, a board is tested for the goal
-// when it is generated, and the search stops at the first goal, which is optimal because levels
-// are generated in order. Each state's slide back to its parent is counted as examined but never
-// looked up: the parent is always stored.
+// Moves are reversible, so a successor of a level-L state is at level L-1, L or L+1: the hash
+// set that tells new states from old needs those three levels only, not every state seen. It is
+// rebuilt from the entry array at each level, a quarter to half full, so lookups (a dozen per
+// state, nine in ten already there) probe less and stay in cache. Older levels live only in
+// the entry array, which also serves as the queue and holds each state's tag: the path back
+// from the goal looks each parent up in its level.
+//
+// As in the guide, a board is tested for the goal when it is generated, and the search stops
+// at the first goal, which is optimal because levels are generated in order. Each state's
+// slides of the block that moved into it are counted as examined but never looked up: they
+// land on the parent or its other slides of that block, all stored already.
 
 public struct RushHourBFSSolver: PuzzleSolver {
     public var name: String { "bfs" }
@@ -18,14 +25,14 @@ public struct RushHourBFSSolver: PuzzleSolver {
         let geometry = RushHourGeometry(puzzle)
         var search = BFSVisitor(geometry: geometry, stopAtGoal: !options.exploreWholeCluster)
         var statistics = SearchStatistics()
-        let start = RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)
-        _ = search.table.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
+        search.entries.append(RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag))
+        _ = search.window.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
         statistics.countExamined(atLevel: 0)
         statistics.countEnqueued(atLevel: 0)
         statistics.maxQueue = 1
         var statisticsAtGoal: SearchStatistics?
         if geometry.isGoal(geometry.startKey) {
-            search.goal = geometry.startKey
+            search.goalIndex = 0
             statistics.finalQueue = 1
             statisticsAtGoal = statistics
             if !options.exploreWholeCluster {
@@ -33,23 +40,26 @@ public struct RushHourBFSSolver: PuzzleSolver {
             }
         }
 
-        var frontier: [UInt64] = [start]
         var levels = LevelCounters()
         var cutoff: CutoffReason?
         geometry.withTables { tables in
             var expanded = 0
-            levelLoop: while !frontier.isEmpty {
-                for (position, entry) in frontier.enumerated() {
+            var levelStart = 0
+            levelLoop: while levelStart < search.entries.count {
+                let levelEnd = search.entries.count
+                search.levelStarts.append(levelEnd)
+                for position in levelStart..<levelEnd {
                     if expanded % SolveOptions.cancellationInterval == 0 {
                         if options.isCancelled() { cutoff = .cancelled; break levelLoop }
-                        if search.table.count > options.maxStates { cutoff = .maxStates; break levelLoop }
+                        if search.entries.count > options.maxStates { cutoff = .maxStates; break levelLoop }
                     }
                     expanded &+= 1
+                    let entry = search.entries[position]
                     search.comingFrom(RushHourGeometry.tag(of: entry))
                     let finished = !tables.forEachSuccessor(of: entry & StateTable.keyMask, &search)
-                    let queued = frontier.count - position - 1 + search.next.count
+                    let queued = levelEnd - position - 1 + search.entries.count - levelEnd
                     statistics.maxQueue = max(statistics.maxQueue, queued)
-                    if search.goal != nil, statisticsAtGoal == nil {
+                    if search.goalIndex != nil, statisticsAtGoal == nil {
                         var snapshot = statistics
                         var partialLevel = levels
                         var examined = search.examined
@@ -61,22 +71,20 @@ public struct RushHourBFSSolver: PuzzleSolver {
                     if finished { break levelLoop }
                 }
                 levels.flush(examined: &search.examined, enqueued: &search.enqueued, into: &statistics)
-                search.frontierBytes = max(search.frontierBytes, (frontier.capacity + search.next.capacity) * 8)
-                swap(&frontier, &search.next)
-                search.next.removeAll(keepingCapacity: true)
+                search.slideWindow(keepingFrom: levelStart)
+                levelStart = levelEnd
             }
             levels.flush(examined: &search.examined, enqueued: &search.enqueued, into: &statistics)
         }
-        search.frontierBytes = max(search.frontierBytes, (frontier.capacity + search.next.capacity) * 8)
-        if let cutoff, search.goal == nil {
+        if let cutoff, search.goalIndex == nil {
             return SolveResult(status: .cutoff, cutoffReason: cutoff, statistics: finalized(statistics, search))
         }
-        let explored = cutoff == nil && (search.goal == nil || options.exploreWholeCluster)
-        guard let goal = search.goal, var atGoal = statisticsAtGoal else {
+        let explored = cutoff == nil && (search.goalIndex == nil || options.exploreWholeCluster)
+        guard let goalIndex = search.goalIndex, var atGoal = statisticsAtGoal else {
             return finish(.unsolvable, path: [], search: search, statistics: statistics, explored: explored)
         }
         atGoal.levelReached = max(atGoal.levelReached, statistics.levelReached)
-        let path = geometry.path(in: search.table, to: goal, puzzle: puzzle)
+        let path = search.path(to: goalIndex, geometry: geometry, puzzle: puzzle)
         return finish(.solved, path: path, search: search, statistics: atGoal, explored: explored)
     }
 
@@ -85,30 +93,33 @@ public struct RushHourBFSSolver: PuzzleSolver {
         explored: Bool
     ) -> SolveResult {
         SolveResult(
-            status: status, solution: path, cluster: explored ? search.table.count : nil,
+            status: status, solution: path, cluster: explored ? search.entries.count : nil,
             statistics: finalized(statistics, search))
     }
 
     private func finalized(_ statistics: SearchStatistics, _ search: borrowing BFSVisitor) -> SearchStatistics {
         var statistics = statistics
-        statistics.statesStored = search.table.count
-        statistics.memoryBytes = search.table.memoryBytes + search.frontierBytes
+        statistics.statesStored = search.entries.count
+        statistics.memoryBytes = search.entries.capacity * 8 + max(search.peakWindowBytes, search.window.memoryBytes)
         return statistics
     }
 }
 
-/// The BFS's visitor: inserts each successor, queues it for the next level, counts, and spots
-/// the goal as it is generated.
+/// The BFS's visitor: looks each successor up in the window of recent levels, appends the new
+/// ones to the entry array, counts, and spots the goal as it is generated.
 struct BFSVisitor: SuccessorVisitor, ~Copyable {
-    var table = StateTable()
-    /// The level being generated: table entries (key and tag) to expand after this level.
-    var next: [UInt64] = []
-    /// The most bytes the two frontier arrays held.
-    var frontierBytes = 0
+    /// Every state generated, as table entries (key and tag), level after level.
+    var entries: [UInt64] = []
+    /// Where each level starts in `entries`, the level being generated included.
+    var levelStarts: [Int] = [0]
+    /// The states of the level being expanded, the one before and the one being generated.
+    var window = StateTable(initialSlots: 1024)
+    /// The most bytes the window held.
+    var peakWindowBytes = 0
     var examined = 0
     var enqueued = 0
-    /// The key of the first goal generated.
-    var goal: UInt64?
+    /// Where the first goal generated is in `entries`.
+    var goalIndex: Int?
     let prisoner: Int
     let goalPosition: Int
     let stopAtGoal: Bool
@@ -136,15 +147,44 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
     mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
         examined &+= 1
         let tag = RushHourGeometry.tag(block: block, from: from)
-        guard table.insert(successor, tag: tag) else { return true }
-        if next.count == next.capacity { next.growFrontier() }
-        next.append(RushHourGeometry.entry(successor, tag: tag))
+        guard window.insert(successor, tag: tag) else { return true }
+        if entries.count == entries.capacity { entries.growFrontier() }
+        entries.append(RushHourGeometry.entry(successor, tag: tag))
         enqueued &+= 1
-        if block == prisoner, to == goalPosition, goal == nil {
-            goal = successor
+        if block == prisoner, to == goalPosition, goalIndex == nil {
+            goalIndex = entries.count - 1
             return !stopAtGoal
         }
         return true
+    }
+
+    /// Once a level is expanded, keeps in the window only the states from `start` on: that
+    /// level and the one just generated, the only ones the next level's successors can meet.
+    mutating func slideWindow(keepingFrom start: Int) {
+        peakWindowBytes = max(peakWindowBytes, window.memoryBytes)
+        window.removeAll(reservingFor: entries.count - start)
+        for index in start..<entries.count {
+            let entry = entries[index]
+            _ = window.insert(entry & StateTable.keyMask, tag: RushHourGeometry.tag(of: entry))
+        }
+    }
+
+    /// The moves from the start to the entry at `index`, first move first: each tag names the
+    /// slide back to the parent, which is found by a scan of the level before.
+    func path(to index: Int, geometry: RushHourGeometry, puzzle: RushHourPuzzle) -> [SolutionMove] {
+        var moves: [SolutionMove] = []
+        var level = levelStarts.lastIndex { $0 <= index }!
+        var entry = entries[index]
+        while RushHourGeometry.tag(of: entry) != RushHourGeometry.rootTag {
+            let key = entry & StateTable.keyMask
+            let (block, previous) = RushHourGeometry.untag(RushHourGeometry.tag(of: entry))
+            let current = RushHourGeometry.position(of: block, in: key)
+            moves.append(geometry.solutionMove(in: puzzle, block: block, from: previous, to: current))
+            let parent = RushHourGeometry.key(key, moving: block, from: current, to: previous)
+            level -= 1
+            entry = entries[levelStarts[level]..<levelStarts[level + 1]].first { $0 & StateTable.keyMask == parent }!
+        }
+        return moves.reversed()
     }
 }
 
@@ -167,11 +207,10 @@ struct LevelCounters {
 }
 
 extension Array where Element == UInt64 {
-    /// Grows a frontier by a quarter rather than the standard library's doubling: at the widest
-    /// levels the two frontier arrays are the second cost in memory after the table, and
-    /// doubling left up to half of each unused (it put the 270,068-state cluster of the
-    /// memory test at 16.06 bytes a state, over the 16 the issue allows). Appends stay
-    /// amortized O(1); the extra copies are one per state and a quarter, against the hash work.
+    /// Grows an entry or frontier array by a quarter rather than the standard library's
+    /// doubling: doubling left up to half of it unused, and memory per state is a target.
+    /// Appends stay amortized O(1); the extra copies are one per state and a quarter, against
+    /// the hash work.
     @inline(never)
     mutating func growFrontier() {
         reserveCapacity(Swift.max(1024, capacity + capacity / 4))

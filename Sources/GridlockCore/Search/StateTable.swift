@@ -47,6 +47,21 @@ public struct StateTable: ~Copyable {
     /// Bytes allocated for slots.
     public var memoryBytes: Int { slotCount * 8 }
 
+    /// Empties the table, sized so that `count` states fill a third of it: reused when it
+    /// is big enough and not much bigger, reallocated otherwise (clearing costs as much as the
+    /// slots it touches).
+    public mutating func removeAll(reservingFor count: Int) {
+        let wanted = max(64, count * 3)
+        if wanted > slotCount || slotCount > 4 * wanted {
+            slots.deallocate()
+            slotCount = wanted
+            slots = .allocate(capacity: slotCount)
+        }
+        growthThreshold = Self.threshold(slotCount)
+        slots.initialize(repeating: Self.empty, count: slotCount)
+        self.count = 0
+    }
+
     /// Adds `key` with `tag` unless it is already present. Returns whether it was added.
     @inline(__always)
     public mutating func insert(_ key: UInt64, tag: UInt8) -> Bool {
