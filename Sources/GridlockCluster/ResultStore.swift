@@ -9,7 +9,10 @@
 //
 // Re-issued jobs can deliver a result twice; `INSERT OR IGNORE` on the primary key keeps the
 // first and the sink counts the rest as duplicates. WAL mode, so `gridlock report` can read
-// while a batch writes.
+// while a batch writes; synchronous FULL, so that every transaction is on disk before the sink
+// acknowledges it: with NORMAL a power cut could lose results the coordinator was told were
+// stored, and it would never re-issue them. The sink writes in groups, so the cost is one fsync
+// a group (no loss measured on trivial jobs, 27,000-30,000 a second).
 
 import Foundation
 import GRDB
@@ -26,7 +29,7 @@ public final class ResultStore: Sendable {
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         try Self.migrator.migrate(queue)
     }
