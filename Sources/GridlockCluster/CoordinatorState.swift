@@ -278,8 +278,7 @@ struct CoordinatorState {
             states[result.job] = .awaitingStore(since: now)
             unsettled.insert(result.job)
         }
-        for start in stride(from: 0, to: unstored.count, by: WorkerQueue.resultsPerFrame) {
-            let group = Array(unstored[start..<min(start + WorkerQueue.resultsPerFrame, unstored.count)])
+        for group in unstored.chunks(of: WireProtocol.resultsPerFrame) {
             try sink.send([WireMessage.results(group).encoded()], dontWait: true)
         }
     }

@@ -102,8 +102,7 @@ public enum Sink {
             return
         }
         let stored = try database.storedJobs(batch: batch)
-        for start in stride(from: 0, to: stored.count, by: 10_000) {
-            let chunk = Array(stored[start..<min(start + 10_000, stored.count)])
+        for chunk in stored.chunks(of: 10_000) {
             try coordinator.send([WireMessage.stored(batch: batch, jobs: chunk).encoded()], dontWait: true)
         }
         // An empty list ends the answer: the coordinator now knows everything that is stored.

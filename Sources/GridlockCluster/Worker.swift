@@ -3,7 +3,7 @@
 //
 //   coordinator <--ready, heartbeat-- [DEALER]  socket thread  [PUSH] --results--> sink
 //                 --jobs, drained-->      |   ^
-//                                  WorkerQueue  wake (eventfd)
+//                                  WorkerQueue  wake (pipe)  
 //                                         |   |
 //                                    solver thread
 //

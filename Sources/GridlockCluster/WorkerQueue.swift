@@ -3,7 +3,7 @@
 //
 //   socket thread --add(jobs)--> [queued ...] --next()--> solver thread (running)
 //   socket thread <--takeResults()-- [outbox ...] <--finished(result)--+
-//                 <-------- wake (eventfd) when the outbox should go or the queue runs low
+//                 <-------- wake (a pipe) when the outbox should go or the queue runs low
 //
 // The solver thread rings only when the socket thread has something to do: results to send
 // (the queue ran dry, 64 are waiting, or the oldest has waited 5 ms) or jobs to ask for (the
@@ -20,7 +20,6 @@ import GridlockWire
 final class WorkerQueue: @unchecked Sendable {
     static let minimumWindow = 2
     static let queuedSeconds = 0.025
-    static let resultsPerFrame = 64
     static let resultDelay: Duration = .milliseconds(5)
 
     private let condition = NSCondition()
@@ -128,7 +127,7 @@ final class WorkerQueue: @unchecked Sendable {
             let remaining = queued.count - head
             let lowOnJobs = !askedForMore && remaining <= windowLocked() / 2
             if lowOnJobs { askedForMore = true }
-            return remaining == 0 || lowOnJobs || outbox.count >= Self.resultsPerFrame
+            return remaining == 0 || lowOnJobs || outbox.count >= WireProtocol.resultsPerFrame
                 || oldestResult!.duration(to: now) >= Self.resultDelay
         }
         if shouldWake { wake.ring() }

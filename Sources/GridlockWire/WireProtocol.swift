@@ -32,6 +32,8 @@ public enum WireProtocol {
     public static let maximumFrameBytes: Int64 = 16 << 20
     /// The most jobs a worker may hold, and so the largest group of jobs in one frame.
     public static let maximumCredit = 256
+    /// The most results a worker or the coordinator puts in one `results` frame.
+    public static let resultsPerFrame = 64
 }
 
 /// A worker process: where it runs and which one it is.

@@ -19,6 +19,16 @@ public struct StateGraph: Sendable {
     public var count: Int { isGoal.count }
 
     public init() {}
+
+    /// The graph of a one-word explorer whose moves can all be undone (Rush Hour, tiles).
+    init(reversibleOffsets offsets: [Int32], targets: [Int32], goals: [Bool], depths: [Int32], keys: [UInt64]) {
+        self.offsets = offsets
+        self.targets = targets
+        isGoal = goals
+        depth = depths
+        self.keys = keys
+        isSymmetric = true
+    }
 }
 
 /// A map from 64-bit state keys to state numbers: open addressing with linear probing, each key
@@ -115,14 +125,7 @@ extension StateGraph {
             offsets.append(Int32(targets.count))
             position += 1
         }
-        var graph = StateGraph()
-        graph.isSymmetric = true
-        graph.offsets = offsets
-        graph.targets = targets
-        graph.isGoal = goals
-        graph.depth = depths
-        graph.keys = keys
-        return graph
+        return StateGraph(reversibleOffsets: offsets, targets: targets, goals: goals, depths: depths, keys: keys)
     }
 
     /// Breadth-first from `start` over any hashable states (tilt boards).

@@ -81,14 +81,7 @@ struct RushHourGraphBuilder: SuccessorVisitor, ~Copyable {
     mutating func skipKnown(_ count: Int) {}
 
     consuming func graph(goals: [Bool]) -> StateGraph {
-        var graph = StateGraph()
-        graph.isSymmetric = true
-        graph.offsets = offsets
-        graph.targets = targets
-        graph.isGoal = goals
-        graph.depth = depths
-        graph.keys = keys
-        return graph
+        StateGraph(reversibleOffsets: offsets, targets: targets, goals: goals, depths: depths, keys: keys)
     }
 }
 
