@@ -65,46 +65,30 @@ struct BatchCommandTests {
 
     @Test("2,000 jobs, 3 workers, one SIGKILLed and one stopped and resumed: every job stored once, right")
     func workersMisbehave() throws {
-        let directory = try Self.temporaryDirectory()
-        let lines = try String(contentsOfFile: GridlockBinary.repository.appendingPathComponent("data/rushhour/rush_18k.txt").path, encoding: .utf8)
-            .split(separator: "\n").prefix(2_000)
-        let input = directory.appendingPathComponent("jobs.txt")
-        try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
-        let jobs = "ipc://\(directory.path)/jobs"
-        let results = "ipc://\(directory.path)/results"
-        let database = directory.appendingPathComponent("results.sqlite").path
-        let sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database])
-        let coordinatorLog = directory.appendingPathComponent("coordinator.log")
-        let coordinator = try GridlockBinary.start([
-            "coordinator", input.path, "--batch", "misbehave", "--bind", jobs, "--sink", results,
-        ], errorLog: coordinatorLog)
-        let workers = try (0..<3).map { _ in
-            try GridlockBinary.start(["worker", "--coordinator", jobs, "--sink", results, "--exit-when-drained"])
-        }
-        defer {
-            for process in workers + [sink, coordinator] where process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        Thread.sleep(forTimeInterval: 1.0)
-        kill(workers[0].processIdentifier, SIGKILL)
-        kill(workers[1].processIdentifier, SIGSTOP)
+        let cluster = try ClusterHarness()
+        // Every ninth board of the sample, 1 to 50 moves: a batch of seconds, not milliseconds.
+        let lines = try ClusterHarness.sample(count: 2_000, start: 0, step: 9)
+        let coordinatorLog = cluster.directory.appendingPathComponent("coordinator.log")
+        try cluster.startSink()
+        try cluster.startCoordinator(try cluster.write(lines), errorLog: coordinatorLog)
+        // One worker alone first: once results arrive it surely holds a window of unsolved jobs.
+        try cluster.startWorkers(1)
+        try cluster.waitUntilStored(atLeast: 20)
+        kill(cluster.workers[0].processIdentifier, SIGKILL)
+        try cluster.startWorkers(2)
+        try cluster.waitUntilStored(atLeast: 200)
+        #expect(cluster.coordinator!.isRunning, "the batch should still be running")
+        kill(cluster.workers[1].processIdentifier, SIGSTOP)
         Thread.sleep(forTimeInterval: 4.0)
-        kill(workers[1].processIdentifier, SIGCONT)
-        try GridlockBinary.wait(coordinator, seconds: 120)
-        #expect(coordinator.terminationStatus == 0)
-        // The killed worker held jobs (its window): they were re-issued, so the test saw a loss.
+        kill(cluster.workers[1].processIdentifier, SIGCONT)
+        // The coordinator finishes only once the sink has acknowledged every job as stored.
+        try cluster.finish()
+        #expect(cluster.sink!.terminationStatus == 0)
+        // The killed worker held jobs: they were re-issued, so the test really saw a loss.
         let summary = try String(contentsOf: coordinatorLog, encoding: .utf8)
         let reissued = summary.firstMatch(of: /(\d+) re-issued/).flatMap { Int($0.1) }
         #expect((reissued ?? 0) > 0, "\(summary)")
-        // The coordinator finishes only once the sink has acknowledged every job as stored.
-        kill(sink.processIdentifier, SIGTERM)
-        try GridlockBinary.wait(sink, seconds: 10)
-        #expect(sink.terminationStatus == 0)
-        let rows = try Self.export(database)
-        #expect(rows.count == 2_000)
-        for (index, line) in lines.enumerated() {
-            let expected = Int(line.split(separator: " ")[0])!
-            #expect(rows[index]?["moves"] as? Int == expected, "job \(index)")
-        }
+        try cluster.expectAllStored(lines)
     }
 }
 

@@ -47,10 +47,10 @@ final class ClusterHarness {
         sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database])
     }
 
-    func startCoordinator(_ file: String, extra: [String] = []) throws {
+    func startCoordinator(_ file: String, extra: [String] = [], errorLog: URL? = nil) throws {
         coordinator = try GridlockBinary.start([
             "coordinator", file, "--batch", "test", "--bind", jobs, "--sink", results, "--journal", journal,
-        ] + extra)
+        ] + extra, errorLog: errorLog)
     }
 
     func startWorkers(_ count: Int, environment: [String: String] = [:]) throws {
@@ -66,6 +66,16 @@ final class ClusterHarness {
         #expect(coordinator!.terminationStatus == 0)
         kill(sink!.processIdentifier, SIGTERM)
         try GridlockBinary.wait(sink!, seconds: 10)
+    }
+
+    /// Waits until the sink has stored at least `count` rows, so a test acts mid-batch by what
+    /// has happened rather than by how long it slept.
+    func waitUntilStored(atLeast count: Int, seconds: Double = 60) throws {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while try GridlockBinary.run(["export", database, "--format", "jsonl"]).stdout.count(where: { $0 == "\n" }) < count {
+            if Date() > deadline { throw GridlockBinary.Timeout() }
+            usleep(20_000)
+        }
     }
 
     /// Every stored row by job, checking that none is stored twice.
