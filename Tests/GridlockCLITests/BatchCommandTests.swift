@@ -97,7 +97,8 @@ struct BatchWorkersGoneTests {
     @Test("if every worker process exits, the batch stops with the reason instead of waiting forever")
     func allWorkersKilled() throws {
         let directory = try BatchCommandTests.temporaryDirectory()
-        let lines = try ClusterHarness.sample(count: 600, start: 9_000, step: 7)
+        // Every sixth board of the sample, from 1 to 50 moves: seconds of work, so the kill lands mid-batch.
+        let lines = try ClusterHarness.sample(count: 3_000, start: 0, step: 6)
         let file = directory.appendingPathComponent("jobs.txt")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let database = directory.appendingPathComponent("results.sqlite").path
@@ -108,10 +109,14 @@ struct BatchWorkersGoneTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 1.0)
-        // The batch's children are its workers.
-        let children = try GridlockBinary.runTool("/usr/bin/pgrep", ["-P", "\(process.processIdentifier)"])
-            .split(separator: "\n").compactMap { Int32($0) }
+        // The batch's children are its workers: kill them as soon as both are there.
+        var children: [Int32] = []
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while children.count < 2, Date() < deadline {
+            usleep(20_000)
+            children = try GridlockBinary.runTool("/usr/bin/pgrep", ["-P", "\(process.processIdentifier)"])
+                .split(separator: "\n").compactMap { Int32($0) }
+        }
         #expect(children.count == 2)
         for child in children { kill(child, SIGKILL) }
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -51,7 +51,7 @@ extension StateSpaceAnalysis {
 
 /// Builds a cluster's graph as the move generator hands it successors. A struct visitor rather
 /// than a closure: the closure's captured arrays were boxed, and exploring ran at 1.6M states/s.
-/// Every slide is an edge, so no block's slides are skipped (`knownBlock` is -1).
+/// Every slide is an edge, so no slide is skipped (`entering` is `.none`).
 struct RushHourGraphBuilder: SuccessorVisitor, ~Copyable {
     var map = KeyIndexMap()
     var keys: [UInt64]
@@ -60,7 +60,7 @@ struct RushHourGraphBuilder: SuccessorVisitor, ~Copyable {
     var targets: [Int32] = []
     /// The depth of the states the current expansion discovers.
     var depth: Int32 = 0
-    var knownBlock: Int { -1 }
+    var entering: EnteringSlide { .none }
 
     init(start: UInt64) {
         keys = [start]
@@ -102,7 +102,7 @@ public enum AnalysisRefusal: Error, Sendable, CustomStringConvertible {
 /// Hands every successor to a closure, for the analysis (the solvers' visitors do more).
 struct SuccessorCollector: SuccessorVisitor {
     let sink: (UInt64) -> Void
-    var knownBlock: Int { -1 }
+    var entering: EnteringSlide { .none }
 
     mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
         sink(successor)

@@ -123,8 +123,8 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
     let prisoner: Int
     let goalPosition: Int
     let stopAtGoal: Bool
-    /// The block that moved into the state being expanded: its slides are all stored already.
-    var knownBlock = -1
+    /// How the state being expanded was first reached.
+    var entering = EnteringSlide.none
 
     init(geometry: RushHourGeometry, stopAtGoal: Bool) {
         prisoner = geometry.prisoner
@@ -135,7 +135,7 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
     /// Notes how the state about to be expanded was reached.
     @inline(__always)
     mutating func comingFrom(_ tag: UInt8) {
-        knownBlock = RushHourGeometry.untag(tag).block
+        entering = EnteringSlide(tag: tag)
     }
 
     @inline(__always)

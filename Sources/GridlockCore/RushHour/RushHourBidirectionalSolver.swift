@@ -132,7 +132,7 @@ struct MeetingVisitor: SuccessorVisitor, ~Copyable {
     var enqueued = 0
     var meeting: UInt64?
     let prisoner: Int
-    var knownBlock = -1
+    var entering = EnteringSlide.none
 
     init(prisoner: Int) {
         self.prisoner = prisoner
@@ -142,7 +142,7 @@ struct MeetingVisitor: SuccessorVisitor, ~Copyable {
 
     @inline(__always)
     mutating func comingFrom(_ tag: UInt8) {
-        knownBlock = RushHourGeometry.untag(tag).block
+        entering = EnteringSlide(tag: tag)
     }
 
     @inline(__always)

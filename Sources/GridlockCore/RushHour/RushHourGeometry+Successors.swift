@@ -14,14 +14,45 @@
 // Tried and lost: a closure per successor (about 8% slower than this generic visitor on I-4),
 // and testing the moved block's mask cell by cell (two extra loads and branches per step).
 
+/// The slide that first reached the state being expanded: `block` came from position `from`.
+/// `none` for a search's roots, and for visitors that want every successor.
+struct EnteringSlide {
+    var block: Int
+    var from: Int
+
+    static let none = EnteringSlide(block: -1, from: 0)
+
+    /// The slide a table entry's tag records.
+    @inline(__always)
+    init(tag: UInt8) {
+        if tag == RushHourGeometry.rootTag {
+            self = .none
+        } else {
+            (block, from) = RushHourGeometry.untag(tag)
+        }
+    }
+
+    init(block: Int, from: Int) {
+        self.block = block
+        self.from = from
+    }
+}
+
 /// Receives the successors of a state.
 protocol SuccessorVisitor: ~Copyable {
-    /// The block whose slides all lead to states already stored (see `forEachSuccessor`), or -1.
-    var knownBlock: Int { get }
+    /// How the state being expanded was first reached, for the skips `forEachSuccessor`
+    /// explains; `.none` to be handed every successor.
+    var entering: EnteringSlide { get }
     /// A state one slide away: `block` moved from `from` to `to`. Return false to stop.
     mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool
-    /// `count` slides of `knownBlock`, examined without a lookup.
+    /// `count` slides examined without a lookup: they lead to states already stored.
     mutating func skipKnown(_ count: Int)
+}
+
+/// Every occupied cell of a state, as the board and as its transpose.
+struct Occupancy {
+    var cells: UInt64
+    var transposed: UInt64
 }
 
 /// Unsafe views of a geometry's tables, valid inside `RushHourGeometry.withTables`.
@@ -29,16 +60,25 @@ struct RushHourTables {
     let masks: UnsafeBufferPointer<UInt64>
     let transposedMasks: UnsafeBufferPointer<UInt64>
     let lines: UnsafeBufferPointer<BlockLine>
+    let spans: UnsafeBufferPointer<UInt64>
     let walls: UInt64
     let transposedWalls: UInt64
 
     /// Calls the visitor for every state one slide away from `key`, in block order, each block's
     /// slides from the lowest position to the highest. Returns false if the visitor stopped it.
     ///
-    /// The slides of `visitor.knownBlock`, the block whose slide first reached this state at
-    /// level L, are only counted: each lands on the parent (level L-1) or on another slide of
-    /// that block from the parent (level at most L), and a BFS expanding level L has stored
-    /// every state up to level L. That saves one lookup in six.
+    /// A breadth-first search expanding level L has stored every state up to level L and needs
+    /// only the new states of level L+1, each once. Two kinds of slide are counted (`skipKnown`)
+    /// but never handed over, when the state was first reached from its parent P by block K:
+    ///
+    /// - K's own slides: each lands on P (level L-1) or on another slide of K from P (level at
+    ///   most L), stored already. That saves about one lookup in six.
+    /// - Slides of a block B numbered below K that commute with K's slide: neither crosses the
+    ///   other's swept cells, so B's slide could have come first, from P to a state T of level
+    ///   at most L, and K's slide from T leads to the same successor S. If S is new (level L+1),
+    ///   T is of level L and is expanded in this pass too, and hands S over unless it skips it
+    ///   in turn by this rule, which takes a block numbered above K: the chain ends, so some
+    ///   parent hands S over. The level's new states are the same; fewer lookups find them.
     @inline(__always)
     func forEachSuccessor<V: SuccessorVisitor & ~Copyable>(of key: UInt64, _ visitor: inout V) -> Bool {
         var occupied = walls
@@ -48,32 +88,74 @@ struct RushHourTables {
             occupied |= masks[index]
             transposed |= transposedMasks[index]
         }
-        for block in 0..<lines.count {
-            let line = lines[block]
-            let position = RushHourGeometry.position(of: block, in: key)
-            let board = line.isVertical ? transposed : occupied
-            let others = ((board &>> line.shift) & 0xFF | line.edge) & ~(line.ownBits &<< UInt64(position))
-            let below = others & ((1 &<< UInt64(position)) &- 1)
-            let lowest = below == 0 ? 0 : 64 &- below.leadingZeroBitCount
-            let highest = position &+ (others &>> UInt64(position &+ line.length)).trailingZeroBitCount
-            if block == visitor.knownBlock {
-                visitor.skipKnown(highest &- lowest)
-                continue
+        let entering = visitor.entering
+        let board = Occupancy(cells: occupied, transposed: transposed)
+        // Blocks numbered below the entering one: their slides that commute with it are skipped.
+        if entering.block >= 0 {
+            let sweep = span(entering.block, entering.from, RushHourGeometry.position(of: entering.block, in: key))
+            for block in 0..<entering.block {
+                let (position, lowest, highest) = slides(of: block, in: key, board)
+                if span(block, lowest, highest) & sweep == 0 {
+                    visitor.skipKnown(highest &- lowest)
+                    continue
+                }
+                // Some slides cross the entering slide: the long ones. The short ones still commute.
+                var target = lowest
+                while target < position, span(block, target, position) & sweep != 0 {
+                    if !visit(block, from: position, to: target, key, &visitor) { return false }
+                    target &+= 1
+                }
+                visitor.skipKnown(position &- target)
+                target = position &+ 1
+                while target <= highest, span(block, position, target) & sweep == 0 {
+                    target &+= 1
+                }
+                visitor.skipKnown(target &- position &- 1)
+                while target <= highest {
+                    if !visit(block, from: position, to: target, key, &visitor) { return false }
+                    target &+= 1
+                }
             }
+            let (_, lowest, highest) = slides(of: entering.block, in: key, board)
+            visitor.skipKnown(highest &- lowest)
+        }
+        for block in (entering.block &+ 1)..<lines.count {
+            let (position, lowest, highest) = slides(of: block, in: key, board)
             var target = lowest
-            while target < position {
-                let successor = RushHourGeometry.key(key, moving: block, from: position, to: target)
-                if !visitor.visit(successor, block: block, from: position, to: target) { return false }
-                target &+= 1
-            }
-            target = position &+ 1
             while target <= highest {
-                let successor = RushHourGeometry.key(key, moving: block, from: position, to: target)
-                if !visitor.visit(successor, block: block, from: position, to: target) { return false }
+                if target != position, !visit(block, from: position, to: target, key, &visitor) { return false }
                 target &+= 1
             }
         }
         return true
+    }
+
+    /// The state with `block` slid from `position` to `target`, handed to the visitor.
+    @inline(__always)
+    private func visit<V: SuccessorVisitor & ~Copyable>(
+        _ block: Int, from position: Int, to target: Int, _ key: UInt64, _ visitor: inout V
+    ) -> Bool {
+        let successor = RushHourGeometry.key(key, moving: block, from: position, to: target)
+        return visitor.visit(successor, block: block, from: position, to: target)
+    }
+
+    /// A block's position and the lowest and highest it can slide to, from the line's byte.
+    @inline(__always)
+    private func slides(of block: Int, in key: UInt64, _ board: Occupancy) -> (position: Int, lowest: Int, highest: Int) {
+        let line = lines[block]
+        let position = RushHourGeometry.position(of: block, in: key)
+        let cells = line.isVertical ? board.transposed : board.cells
+        let others = ((cells &>> line.shift) & 0xFF | line.edge) & ~(line.ownBits &<< UInt64(position))
+        let below = others & ((1 &<< UInt64(position)) &- 1)
+        let lowest = below == 0 ? 0 : 64 &- below.leadingZeroBitCount
+        let highest = position &+ (others &>> UInt64(position &+ line.length)).trailingZeroBitCount
+        return (position, lowest, highest)
+    }
+
+    /// The cells a block covers at some position from `a` to `b`, in either order.
+    @inline(__always)
+    func span(_ block: Int, _ a: Int, _ b: Int) -> UInt64 {
+        spans[(block &* RushHourGeometry.stride &+ min(a, b)) &* RushHourGeometry.stride &+ max(a, b)]
     }
 }
 
@@ -82,9 +164,11 @@ extension RushHourGeometry {
         masks.withUnsafeBufferPointer { masks in
             transposedMasks.withUnsafeBufferPointer { transposedMasks in
                 lines.withUnsafeBufferPointer { lines in
-                    body(RushHourTables(
-                        masks: masks, transposedMasks: transposedMasks, lines: lines,
-                        walls: walls, transposedWalls: transposedWalls))
+                    spans.withUnsafeBufferPointer { spans in
+                        body(RushHourTables(
+                            masks: masks, transposedMasks: transposedMasks, lines: lines, spans: spans,
+                            walls: walls, transposedWalls: transposedWalls))
+                    }
                 }
             }
         }

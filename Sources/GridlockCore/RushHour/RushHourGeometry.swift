@@ -27,6 +27,8 @@ struct RushHourGeometry: Sendable {
     let positionCount: [Int]
     let masks: [UInt64]
     let transposedMasks: [UInt64]
+    /// `spans[(i * 8 + a) * 8 + b]`, a <= b: block i's cells at every position from a to b.
+    let spans: [UInt64]
     let walls: UInt64
     let transposedWalls: UInt64
     /// Where each movable block's line is, for the byte-wide slide computation.
@@ -70,6 +72,17 @@ struct RushHourGeometry: Sendable {
             }
             startKey |= UInt64(block.position) << UInt64(i * Self.bitsPerBlock)
         }
+        var spans = [UInt64](repeating: 0, count: movable.count * Self.stride * Self.stride)
+        for i in movable.indices {
+            for a in 0..<Self.stride {
+                var cells: UInt64 = 0
+                for b in a..<Self.stride {
+                    cells |= masks[i * Self.stride + b]
+                    spans[(i * Self.stride + a) * Self.stride + b] = cells
+                }
+            }
+        }
+        self.spans = spans
         self.movable = movable
         self.positionCount = positionCount
         self.masks = masks

@@ -22,6 +22,38 @@ struct RushHourRandomBoardTests {
         try compareSolvers(on: boards)
     }
 
+    @Test("bfs's skipped slides change no count: every finished level as the reference counts it")
+    func skipsChangeNoCount() throws {
+        var generator = RandomBoards(seed: 23)
+        var compared = 0
+        for (width, height) in [(6, 6), (5, 7), (8, 8)] {
+            for puzzle in generator.boards(count: 30, width: width, height: height) {
+                let options = SolveOptions(maxStates: 20_000)
+                let reference = RushHourReferenceSolver().solve(puzzle, options: options)
+                guard reference.status != .cutoff else { continue }
+                let bfs = RushHourBFSSolver().solve(puzzle, options: options)
+                compared += Self.expectSameFinishedLevels(bfs, reference, puzzle) > 2 ? 1 : 0
+            }
+        }
+        #expect(compared > 15)
+    }
+
+    /// bfs skips slides it can prove lead to stored states (the entering block's, and those that
+    /// commute with it). A level the search finishes has counts independent of the order of
+    /// expansion, so bfs must count exactly what the reference examines and enqueues in each;
+    /// only the level where the goal turns up is cut short at an order-dependent point.
+    /// Returns how many levels were compared.
+    @discardableResult
+    static func expectSameFinishedLevels(_ bfs: SolveResult, _ reference: SolveResult, _ puzzle: RushHourPuzzle) -> Int {
+        let ours = bfs.statistics
+        let theirs = reference.statistics
+        #expect(ours.enqueuedPerLevel.count == theirs.enqueuedPerLevel.count, "\(puzzle.gridText())")
+        let finished = reference.status == .unsolvable ? theirs.enqueuedPerLevel.count : theirs.enqueuedPerLevel.count - 1
+        #expect(ours.enqueuedPerLevel.prefix(finished) == theirs.enqueuedPerLevel.prefix(finished), "\(puzzle.gridText())")
+        #expect(ours.examinedPerLevel.prefix(finished) == theirs.examinedPerLevel.prefix(finished), "\(puzzle.gridText())")
+        return finished
+    }
+
     private func compareSolvers(on boards: [RushHourPuzzle]) throws {
         var solved = 0
         for puzzle in boards {

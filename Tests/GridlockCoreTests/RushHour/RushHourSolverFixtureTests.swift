@@ -26,10 +26,13 @@ struct RushHourSolverFixtureTests {
         }
     }
 
-    @Test("reference agrees with the database on a sample of the spread")
+    @Test("reference agrees with the database on a sample of the spread, and bfs counts its levels alike")
     func referenceOnSpread() throws {
         for (index, puzzle) in Fixtures.rushHour(Fixtures.spread).enumerated() where index % 12 == 0 {
-            try expectOptimal(RushHourReferenceSolver().solve(puzzle, options: SolveOptions()), puzzle)
+            let reference = RushHourReferenceSolver().solve(puzzle, options: SolveOptions())
+            try expectOptimal(reference, puzzle)
+            let bfs = RushHourBFSSolver().solve(puzzle, options: SolveOptions())
+            RushHourRandomBoardTests.expectSameFinishedLevels(bfs, reference, puzzle)
         }
     }
 
