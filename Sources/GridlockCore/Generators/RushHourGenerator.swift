@@ -110,14 +110,16 @@ public struct RushHourGenerator: Sendable {
     }
 
     /// The hardest state of the layout's cluster, its length and the cluster's size; nil for
-    /// clusters with no goal or more than `limit` states.
+    /// clusters with no goal or more than `limit` states. Two breadth-first passes: from the
+    /// layout, for the cluster's goals; then from all of them at once, whose last level holds
+    /// the states farthest from any goal.
     func hardest(of layout: RushHourPuzzle, limit: Int) -> (puzzle: RushHourPuzzle, moves: Int, cluster: Int)? {
         let geometry = RushHourGeometry(layout)
-        guard let graph = StateSpaceAnalysis.rushHourGraph(geometry, maxStates: limit) else { return nil }
-        let (distance, order) = StateSpaceAnalysis.distancesToGoal(graph)
-        guard let last = order.last else { return nil }
-        let moves = Int(distance[Int(last)])
-        let puzzle = layout.with(blocks: geometry.blocks(of: layout, at: graph.keys[Int(last)]))
-        return (puzzle, moves, graph.count)
+        guard let cluster = geometry.levels(from: [geometry.startKey], limit: limit) else { return nil }
+        let goals = cluster.entries.lazy.map { $0 & StateTable.keyMask }.filter(geometry.isGoal)
+        guard !goals.isEmpty, let fromGoals = geometry.levels(from: Array(goals), limit: limit) else { return nil }
+        let hardestKey = fromGoals.entries.last! & StateTable.keyMask
+        let puzzle = layout.with(blocks: geometry.blocks(of: layout, at: hardestKey))
+        return (puzzle, fromGoals.levelStarts.count - 1, cluster.entries.count)
     }
 }
