@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "GridlockCore", "GridlockWire", "ZeroMQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),

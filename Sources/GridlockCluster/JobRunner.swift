@@ -64,7 +64,7 @@ public enum JobRunner {
         result.status = solved.status.rawValue
         result.moves = solved.moves
         // A position-answered puzzle (Sudoku) sends its solved position as the one entry.
-        result.solution = solved.solvedPosition.map { [$0] } ?? solved.solution.map(\.text)
+        result.solution = solved.solvedPosition ?? solved.solution.map(\.text).joined(separator: ", ")
         result.cluster = solved.cluster
         let statistics = solved.statistics
         // Depth-first solvers have no queue: their search nodes and guesses take the columns
@@ -84,7 +84,7 @@ public enum JobRunner {
 
 extension JobRunner {
     /// An analysis job: the best moves in `moves`, the reachable states in `cluster` and
-    /// `examined`, the whole analysis as JSON in the solution's one entry. "solved" when a goal
+    /// `examined`, the whole analysis as JSON in the solution. "solved" when a goal
     /// is reachable, "unsolvable" when not, "failed" with the reason when it cannot be analysed.
     static func analyze(_ puzzle: ParsedPuzzle, job: Job, into result: inout JobResult) {
         switch StateSpaceAnalysis.analyze(puzzle, maxStates: job.maxStates) {
@@ -94,7 +94,7 @@ extension JobRunner {
             result.cluster = analysis.reachable
             result.examined = analysis.reachable
             result.statesStored = analysis.reachable
-            result.solution = [JSONLine.encode(analysis)]
+            result.solution = JSONLine.encode(analysis)
         case .failure(let refusal):
             result.status = "failed"
             result.error = refusal.description

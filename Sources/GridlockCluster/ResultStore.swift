@@ -70,21 +70,36 @@ public final class ResultStore: Sendable {
         let now = Date().timeIntervalSince1970
         return try queue.write { db in
             var inserted = 0
-            let statement = try db.cachedStatement(sql: """
+            var insert = try SQLiteInsert(db, sql: """
                 INSERT OR IGNORE INTO results VALUES
                 (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for result in results {
-                try statement.execute(
-                    arguments: [
-                        result.batch, result.job, result.kind, result.puzzle, result.solver, result.source,
-                        result.status, result.moves, result.solution.joined(separator: ", "), result.cluster,
-                        result.error, result.attempt, result.worker.description, result.worker.host,
-                        result.examined, result.enqueued, result.maxQueue, result.statesStored,
-                        result.memoryBytes, result.seconds, result.cpuSeconds, result.peakRSSBytes,
-                        result.expectedMoves, now,
-                    ])
-                inserted += db.changesCount
+                insert.bind(result.batch)
+                insert.bind(result.job)
+                insert.bind(result.kind)
+                insert.bind(result.puzzle)
+                insert.bind(result.solver)
+                insert.bind(result.source)
+                insert.bind(result.status)
+                insert.bind(result.moves)
+                insert.bind(result.solution)
+                insert.bind(result.cluster)
+                insert.bind(result.error)
+                insert.bind(result.attempt)
+                insert.bind(result.worker.description)
+                insert.bind(result.worker.host)
+                insert.bind(result.examined)
+                insert.bind(result.enqueued)
+                insert.bind(result.maxQueue)
+                insert.bind(result.statesStored)
+                insert.bind(result.memoryBytes)
+                insert.bind(result.seconds)
+                insert.bind(result.cpuSeconds)
+                insert.bind(result.peakRSSBytes)
+                insert.bind(result.expectedMoves)
+                insert.bind(now)
+                inserted += try insert.run()
             }
             return inserted
         }

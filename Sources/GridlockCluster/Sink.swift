@@ -56,41 +56,82 @@ public enum Sink {
         }
         let clock = ContinuousClock()
         var lastHello = clock.now.advanced(by: .seconds(-3600))
+        var waiting = WaitingResults()
         while !stop.isStopped {
             if lastHello.duration(to: clock.now) >= WireProtocol.sinkHelloInterval {
                 try coordinator.send([WireMessage.sinkHello.encoded()], dontWait: true)
                 lastHello = clock.now
             }
-            let readable = try ZMQPoller.readable([results, coordinator], timeout: WireProtocol.pollInterval)
-            if readable[0] {
-                try storeWaiting(results, configuration.database, coordinator, counters)
+            // Idle, wait for results; once some wait, sleep out the window (only the coordinator
+            // can wake the sink) and then take everything that arrived meanwhile.
+            let readable: [Bool]
+            if waiting.results.isEmpty {
+                readable = try ZMQPoller.readable([results, coordinator], timeout: WireProtocol.pollInterval)
+                if readable[0] { try receiveWaiting(results, into: &waiting, counters, now: clock.now) }
+            } else {
+                let left = storeWindow - waiting.since.duration(to: clock.now)
+                readable = [false] + (try ZMQPoller.readable([coordinator], timeout: max(.zero, min(WireProtocol.pollInterval, left))))
+                if waiting.since.duration(to: clock.now) >= storeWindow {
+                    var full: Bool
+                    repeat {
+                        try receiveWaiting(results, into: &waiting, counters, now: clock.now)
+                        full = waiting.results.count >= storeGroup
+                        try store(&waiting, configuration.database, coordinator, counters)
+                    } while full
+                }
             }
             if readable[1], let frames = try coordinator.receive() {
                 try answer(frames, configuration.database, coordinator, counters)
             }
         }
+        // Nothing received is lost: what waits is stored (and acknowledged, if anyone listens).
+        try store(&waiting, configuration.database, coordinator, counters)
     }
 
-    /// Stores every result waiting (up to a few thousand, one transaction) and acknowledges them.
-    private static func storeWaiting(
-        _ socket: ZMQSocket, _ database: ResultStore, _ coordinator: ZMQSocket, _ counters: Shared<SinkCounters>
+    /// Results are stored this long after the first of them arrived, in transactions of at most
+    /// `storeGroup`: each transaction costs a lock, a WAL append and an fsync whatever its
+    /// size, and each wake-up a poll and a receive. With results arriving every few
+    /// milliseconds from each worker, storing on every arrival made the sink the largest cost
+    /// beside the solvers, on a core the workers need.
+    static let storeWindow: Duration = .milliseconds(20)
+    static let storeGroup = 4_096
+
+    struct WaitingResults {
+        var results: [JobResult] = []
+        var since = ContinuousClock.now
+    }
+
+    /// Takes every result frame waiting on the socket.
+    private static func receiveWaiting(
+        _ socket: ZMQSocket, into waiting: inout WaitingResults, _ counters: Shared<SinkCounters>,
+        now: ContinuousClock.Instant
     ) throws {
-        var batch: [JobResult] = []
-        while batch.count < 4_096, let frames = try socket.receive() {
+        while waiting.results.count < storeGroup, let frames = try socket.receive() {
             guard frames.count == 1, case .results(let results)? = try? WireMessage.decode(frames[0]) else {
                 counters.update { $0.dropped.malformed += 1 }
                 continue
             }
-            batch += results
+            if waiting.results.isEmpty { waiting.since = now }
+            waiting.results += results
         }
+    }
+
+    /// Stores the waiting results in one transaction, then acknowledges them.
+    private static func store(
+        _ waiting: inout WaitingResults, _ database: ResultStore, _ coordinator: ZMQSocket, _ counters: Shared<SinkCounters>
+    ) throws {
+        let batch = waiting.results
         guard !batch.isEmpty else { return }
+        waiting.results.removeAll(keepingCapacity: true)
         let inserted = try database.store(batch)
         counters.update {
             $0.stored += inserted
             $0.duplicates += batch.count - inserted
         }
-        for (name, jobs) in Dictionary(grouping: batch, by: \.batch) {
-            try coordinator.send([WireMessage.stored(batch: name, jobs: jobs.map(\.job)).encoded()], dontWait: true)
+        var jobsByBatch: [String: [Int]] = [:]
+        for result in batch { jobsByBatch[result.batch, default: []].append(result.job) }
+        for (name, jobs) in jobsByBatch {
+            try coordinator.send([WireMessage.stored(batch: name, jobs: jobs).encoded()], dontWait: true)
         }
     }
 

@@ -6,7 +6,7 @@
 //                 <-------- wake (a pipe) when the outbox should go or the queue runs low
 //
 // The solver thread rings only when the socket thread has something to do: results to send
-// (the queue ran dry, 64 are waiting, or the oldest has waited 5 ms) or jobs to ask for (the
+// (the queue ran dry, 64 are waiting, or the oldest has waited 20 ms) or jobs to ask for (the
 // queue fell to half the window). Short jobs so cost a wake-up per group, not per job.
 //
 // The window follows the jobs: enough to keep the solver busy for about 25 ms, from 2 (long
@@ -20,7 +20,7 @@ import GridlockWire
 final class WorkerQueue: @unchecked Sendable {
     static let minimumWindow = 2
     static let queuedSeconds = 0.025
-    static let resultDelay: Duration = .milliseconds(5)
+    static let resultDelay: Duration = .milliseconds(20)
 
     private let condition = NSCondition()
     private var queued: [Job] = []

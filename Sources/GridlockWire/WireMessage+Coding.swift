@@ -111,7 +111,7 @@ extension JobResult {
         writer.optionalInt(expectedMoves)
         writer.string(status)
         writer.optionalInt(moves)
-        writer.list(solution) { $0.string($1) }
+        writer.string(solution)
         writer.optionalInt(cluster)
         writer.optionalString(error)
         for count in [examined, enqueued, maxQueue, statesStored, memoryBytes, peakRSSBytes] { writer.int(count) }
@@ -131,7 +131,7 @@ extension JobResult {
         self.source = source
         self.expectedMoves = expectedMoves
         moves = try reader.optionalInt()
-        solution = try reader.list { (reader) throws(WireError) in try reader.string() }
+        solution = try reader.string()
         cluster = try reader.optionalInt()
         error = try reader.optionalString()
         examined = try reader.int()

@@ -12,12 +12,13 @@
 // gives jobs only to workers that asked, and a queue per worker hides the round trip between
 // two jobs. Jobs and results travel in groups: a frame, a system call and a thread wake-up cost
 // more than a short job, so the pipeline pays them once per group, not once per job (version 2;
-// version 1 sent one job or result a frame). Heartbeats list the jobs a worker holds; a job is done when
+// version 1 sent one job or result a frame). A result's solution is one text, as the sink stores
+// it (version 3; version 2 sent a list of moves, and decoding it was a fifth of the sink's work). Heartbeats list the jobs a worker holds; a job is done when
 // the sink says it is `stored`, not when a worker says it finished, so a result lost on the way
 // is re-issued and a duplicate is dropped by the sink.
 
 public enum WireProtocol {
-    public static let version: UInt8 = 2
+    public static let version: UInt8 = 3
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -95,7 +96,8 @@ public struct JobResult: Sendable, Hashable {
     /// `solved`, `unsolvable`, `cutoff`, `invalid` (the puzzle could not be read) or `failed`.
     public var status: String
     public var moves: Int?
-    public var solution: [String]
+    /// The moves joined by ", ", a Sudoku's solved grid, or an analysis as JSON.
+    public var solution: String
     public var cluster: Int?
     public var error: String?
     public var examined: Int
@@ -113,7 +115,7 @@ public struct JobResult: Sendable, Hashable {
         self.attempt = attempt
         self.worker = worker
         self.status = status
-        solution = []
+        solution = ""
         examined = 0
         enqueued = 0
         maxQueue = 0

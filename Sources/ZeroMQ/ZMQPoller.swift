@@ -12,8 +12,11 @@ public enum ZMQPoller {
     ) throws(ZMQError) -> [Bool] {
         var items = sockets.map { zmq_pollitem_t(socket: $0.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0) }
         items += descriptors.map { zmq_pollitem_t(socket: nil, fd: $0, events: Int16(ZMQ_POLLIN), revents: 0) }
+        // Rounded up: a wait of 0.4 ms must not become a poll that returns at once, or a loop
+        // waiting out a deadline spins until it passes.
         let (seconds, attoseconds) = timeout.components
-        let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let partial: Int64 = attoseconds % 1_000_000_000_000_000 > 0 ? 1 : 0
+        let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + partial)
         let count = zmq_poll(&items, Int32(items.count), Int(milliseconds))
         if count == -1 {
             let error = ZMQError(errno: zmq_errno(), operation: "poll")

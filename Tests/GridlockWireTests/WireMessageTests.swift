@@ -11,7 +11,7 @@ struct WireMessageTests {
     static var sampleResult: JobResult {
         var result = JobResult(batch: "b-1", job: 17, attempt: 2, worker: worker, status: "solved")
         result.moves = 23
-        result.solution = ["D up 1", "E down 1", "A right 4"]
+        result.solution = "D up 1, E down 1, A right 4"
         result.cluster = 58_419
         result.examined = 521_748
         result.enqueued = 40_875
