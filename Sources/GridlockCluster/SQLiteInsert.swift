@@ -15,7 +15,6 @@ struct SQLiteInsert: ~Copyable {
     /// not import).
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-
     init(_ db: Database, sql: String) throws {
         connection = db.sqliteConnection!
         var prepared: OpaquePointer?

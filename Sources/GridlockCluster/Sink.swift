@@ -63,24 +63,20 @@ public enum Sink {
                 lastHello = clock.now
             }
             // Idle, wait for results; once some wait, sleep out the window (only the coordinator
-            // can wake the sink) and then take everything that arrived meanwhile.
-            let readable: [Bool]
+            // can wake the sink) and then store everything that arrived meanwhile.
+            let coordinatorReadable: Bool
             if waiting.results.isEmpty {
-                readable = try ZMQPoller.readable([results, coordinator], timeout: WireProtocol.pollInterval)
+                let readable = try ZMQPoller.readable([results, coordinator], timeout: WireProtocol.pollInterval)
                 if readable[0] { try receiveWaiting(results, into: &waiting, counters, now: clock.now) }
+                coordinatorReadable = readable[1]
             } else {
                 let left = storeWindow - waiting.since.duration(to: clock.now)
-                readable = [false] + (try ZMQPoller.readable([coordinator], timeout: max(.zero, min(WireProtocol.pollInterval, left))))
+                coordinatorReadable = try ZMQPoller.readable([coordinator], timeout: max(.zero, min(WireProtocol.pollInterval, left)))[0]
                 if waiting.since.duration(to: clock.now) >= storeWindow {
-                    var full: Bool
-                    repeat {
-                        try receiveWaiting(results, into: &waiting, counters, now: clock.now)
-                        full = waiting.results.count >= storeGroup
-                        try store(&waiting, configuration.database, coordinator, counters)
-                    } while full
+                    try storeEverything(results, &waiting, configuration.database, coordinator, counters, now: clock.now)
                 }
             }
-            if readable[1], let frames = try coordinator.receive() {
+            if coordinatorReadable, let frames = try coordinator.receive() {
                 try answer(frames, configuration.database, coordinator, counters)
             }
         }
@@ -114,6 +110,19 @@ public enum Sink {
             if waiting.results.isEmpty { waiting.since = now }
             waiting.results += results
         }
+    }
+
+    /// Receives and stores until the socket is empty, a transaction per `storeGroup`.
+    private static func storeEverything(
+        _ socket: ZMQSocket, _ waiting: inout WaitingResults, _ database: ResultStore, _ coordinator: ZMQSocket,
+        _ counters: Shared<SinkCounters>, now: ContinuousClock.Instant
+    ) throws {
+        var full: Bool
+        repeat {
+            try receiveWaiting(socket, into: &waiting, counters, now: now)
+            full = waiting.results.count >= storeGroup
+            try store(&waiting, database, coordinator, counters)
+        } while full
     }
 
     /// Stores the waiting results in one transaction, then acknowledges them.

@@ -6,15 +6,16 @@
 //
 // Moves are reversible, so a successor of a level-L state is at level L-1, L or L+1: the hash
 // set that tells new states from old needs those three levels only, not every state seen. It is
-// rebuilt from the entry array at each level, a quarter to half full, so lookups (a dozen per
-// state, nine in ten already there) probe less and stay in cache. Older levels live only in
+// rebuilt from the entry array at each level, a quarter to half full, so lookups (about three
+// per new state, most of them already there) probe less and stay in cache. Older levels live only in
 // the entry array, which also serves as the queue and holds each state's tag: the path back
 // from the goal looks each parent up in its level.
 //
 // As in the guide, a board is tested for the goal when it is generated, and the search stops
-// at the first goal, which is optimal because levels are generated in order. Each state's
-// slides of the block that moved into it are counted as examined but never looked up: they
-// land on the parent or its other slides of that block, all stored already.
+// at the first goal, which is optimal because levels are generated in order. Slides that
+// provably lead to stored states or to a state another parent hands over (the entering
+// block's own, and those that commute with its slide: `forEachSuccessor`) are counted as
+// examined but never looked up.
 
 public struct RushHourBFSSolver: PuzzleSolver {
     public var name: String { "bfs" }
