@@ -25,7 +25,7 @@ public struct BatchReport {
     static let bandOrder = bands.map(\.name) + sudokuBands + tileBands.map(\.name) + ["unsolvable", "unknown", "invalid", "all"]
 
     public static let columns = [
-        "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "mean", "p50", "p90",
+        "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "wrong", "mean", "p50", "p90",
         "p99", "max", "examined mean", "examined max", "peak RSS mean", "peak RSS max", "time vs first",
     ]
     public static let throughputColumns = ["by", "name", "jobs", "busy", "jobs per busy second"]
@@ -34,6 +34,8 @@ public struct BatchReport {
     struct Group {
         var count = 0
         var byStatus: [String: Int] = [:]
+        /// Answers that disagree with the input's expected answer.
+        var wrong = 0
         /// Times of the jobs that ran (not invalid or failed), in microseconds.
         var times = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var timed = 0
@@ -46,6 +48,7 @@ public struct BatchReport {
         mutating func add(_ job: JobSummary) {
             count += 1
             byStatus[job.status, default: 0] += 1
+            if job.contradictsExpected { wrong += 1 }
             if job.status != "invalid" && job.status != "failed" {
                 _ = times.record(UInt64(max(0, (job.seconds * 1e6).rounded())))
                 timed += 1
@@ -130,7 +133,7 @@ public struct BatchReport {
                 let count = { (status: String) in (group.byStatus[status] ?? 0).grouped }
                 rows.append([
                     variant.kind, variant.solver, band, group.count.grouped, count("solved"), count("unsolvable"), count("cutoff"),
-                    count("failed"), count("invalid"), mean.milliseconds, group.quantile(50).milliseconds,
+                    count("failed"), count("invalid"), group.wrong.grouped, mean.milliseconds, group.quantile(50).milliseconds,
                     group.quantile(90).milliseconds, group.quantile(99).milliseconds, group.quantile(100).milliseconds,
                     (group.examinedSum / max(1, group.count)).grouped, group.examinedMax.grouped,
                     (group.memorySum / max(1, group.count)).bytes, group.memoryMax.bytes, ratio,

@@ -13,6 +13,8 @@ public struct ClusterError: Error, CustomStringConvertible {
 public struct DropCounts: Sendable, Hashable {
     public var malformed = 0
     public var unexpected = 0
+    /// Acknowledgements of jobs not awaiting one: stored twice, or never handed out.
+    public var staleAcknowledgements = 0
 
     public init() {}
 }

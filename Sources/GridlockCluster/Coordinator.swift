@@ -1,83 +1,46 @@
-// `gridlock coordinator`: hands out jobs and follows each one until the sink has stored it.
-//
-//   pending --(worker asks: ready)--> assigned --(worker asks again)--> awaiting store --> stored
-//      ^                                 |                                   |
-//      +--- worker silent, job overran ---+---- no acknowledgement in time ---+
-//           (after maxAttempts: a `failed` result goes to the sink instead)
-//
-// A job is done only when the sink says so, so a result lost anywhere on the way (a worker
-// SIGKILLed with results queued, a sink restarted before it wrote) is noticed and re-issued, and
-// a result that arrives twice is dropped by the sink. A restarted coordinator rebuilds the same
-// jobs from the same inputs, reads its journal of stored jobs, and asks the sink for the rest.
+// `gridlock coordinator`: the loop around CoordinatorMachine. It owns the jobs socket (ROUTER,
+// workers and the sink's acknowledgements), a socket to the sink's results endpoint (failed
+// and unreadable jobs), and the input; it feeds the machine frames, input and ticks, and sends
+// what the machine says. Every decision is the machine's (CoordinatorMachine.swift).
 
 import Foundation
 import GridlockWire
 import ZeroMQ
 
-public struct BatchPlan: Sendable {
-    public var batch: String
-    public var jobs: [Job]
-    /// Records that could not be read: stored as `invalid` results without going to a worker.
-    public var invalid: [JobResult]
-
-    public init(batch: String, jobs: [Job], invalid: [JobResult]) {
-        self.batch = batch
-        self.jobs = jobs
-        self.invalid = invalid
-    }
-
-    public var total: Int { jobs.count + invalid.count }
-
-    /// The solvers the jobs use, each once, in order of first use.
-    public var solverNames: [String] {
-        var seen: Set<String> = []
-        return (jobs.map(\.solver) + invalid.map(\.solver)).filter { seen.insert($0).inserted }
-    }
-}
-
-public struct CoordinatorProgress: Sendable, Hashable {
-    public var total = 0
-    public var stored = 0
-    public var failed = 0
-    public var reissued = 0
-    public var inFlight = 0
-    public var liveWorkers = 0
-    public var dropped = DropCounts()
-
-    public init() {}
-
-    public var isComplete: Bool { stored >= total }
-}
-
 public enum Coordinator {
     public struct Configuration: Sendable {
         public var bind: String
         /// The sink's results endpoint, asked for once the jobs endpoint is bound: failed and
-        /// invalid jobs are reported there.
+        /// unreadable jobs are reported there.
         public var sink: @Sendable () -> String
-        public var maxAttempts = 3
-        public var silenceLimit = WireProtocol.workerSilenceLimit
-        /// Extra time past a job's own time limit before it counts as overrun.
-        public var overrunGrace: Duration = .seconds(2)
-        /// How long a finished job may wait for the sink's acknowledgement before it is re-issued.
-        public var storeTimeout: Duration = .seconds(10)
-        /// Where stored job numbers are appended, so a restart does not ask for them again.
-        public var journal: String?
-        /// How long to wait for the sink to say what it already stores before handing out jobs.
-        public var syncWait: Duration = .seconds(5)
+        public var machine: CoordinatorMachine.Configuration
 
-        public init(bind: String, sink: @escaping @Sendable () -> String) {
+        public init(bind: String, sink: @escaping @Sendable () -> String, machine: CoordinatorMachine.Configuration) {
             self.bind = bind
             self.sink = sink
+            self.machine = machine
         }
     }
 
-    /// Runs the batch until every job is stored (or `stop`). `bound` receives the jobs endpoint
-    /// once bound; `progress` is called about twice a second. Call on a thread of its own.
+    public struct Outcome: Sendable {
+        public var progress: CoordinatorProgress
+        /// Why it stopped; nil when asked to stop (`stop`) before the batch was over.
+        public var stop: CoordinatorStop?
+    }
+
+    /// How many jobs one pass of the loop reads at most, so reading never delays the sockets.
+    static let readGroup = 1_024
+    static let timerInterval: Duration = .milliseconds(100)
+    static let progressInterval: Duration = .milliseconds(500)
+    /// How long a finished coordinator stays to tell workers still asking that it is drained.
+    static let drainLinger: Duration = .milliseconds(300)
+
+    /// Runs the batch until it is over or `stop`. `bound` receives the jobs endpoint once bound;
+    /// `progress` is called about twice a second. Call on a thread of its own.
     public static func run(
-        _ plan: BatchPlan, _ configuration: Configuration, context: ZMQContext, stop: StopFlag,
+        _ reader: JobReader, _ configuration: Configuration, context: ZMQContext, stop: StopFlag,
         bound: (String) -> Void = { _ in }, progress: (CoordinatorProgress) -> Void = { _ in }
-    ) throws -> CoordinatorProgress {
+    ) throws -> Outcome {
         let router = try ZMQSocket(context, .router)
         try router.set(.maximumMessageBytes(WireProtocol.maximumFrameBytes))
         try router.set(.lingerMilliseconds(1_000))
@@ -90,41 +53,51 @@ public enum Coordinator {
             router.close()
             sink.close()
         }
-        var state = CoordinatorState(plan: plan, configuration: configuration)
-        try state.loadJournal()
+        var machine = CoordinatorMachine(configuration: configuration.machine)
+        var stopped: CoordinatorStop?
+        func perform(_ actions: [CoordinatorMachine.Action]) throws {
+            for action in actions {
+                switch action {
+                case .send(let peer, let message): try router.send([peer, message.encoded()], dontWait: true)
+                case .sendResults(let message): try sink.send([message.encoded()], dontWait: true)
+                case .stop(let reason): stopped = reason
+                }
+            }
+        }
         let clock = ContinuousClock()
-        try state.reportInvalid(now: clock.now, sink: sink)
         var lastProgress = clock.now
         var lastTimers = clock.now
-        var completedAt: ContinuousClock.Instant?
+        var stoppedAt: ContinuousClock.Instant?
         while !stop.isStopped {
-            let readable = try ZMQPoller.readable([router], timeout: WireProtocol.pollInterval)
-            if readable[0] {
+            let wanted = min(machine.wantedJobs, readGroup)
+            if wanted > 0 {
+                let jobs = try reader.next(wanted)
+                try perform(machine.read(jobs, ended: reader.ended, now: clock.now))
+            }
+            // While input is wanted, only glance at the socket; otherwise wait for it.
+            let wait = machine.wantedJobs > 0 ? Duration.zero : WireProtocol.pollInterval
+            if try ZMQPoller.readable([router], timeout: wait)[0] {
                 var handled = 0
                 while handled < 10_000, let frames = try router.receive() {
                     handled += 1
-                    try state.handle(frames, now: clock.now, router: router)
+                    try perform(machine.receive(frames, now: clock.now))
                 }
             }
-            if lastTimers.duration(to: clock.now) >= .milliseconds(100) {
-                try state.checkTimers(now: clock.now, router: router, sink: sink)
+            if lastTimers.duration(to: clock.now) >= timerInterval {
+                try perform(machine.tick(now: clock.now))
                 lastTimers = clock.now
             }
-            try state.dispatchToIdleWorkers(now: clock.now, router: router)
-            if lastProgress.duration(to: clock.now) >= .milliseconds(500) {
-                progress(state.progress)
+            if lastProgress.duration(to: clock.now) >= progressInterval {
+                progress(machine.progress)
                 lastProgress = clock.now
             }
-            if state.progress.isComplete {
-                // Linger a moment to tell workers still asking that the batch is drained.
-                if completedAt == nil {
-                    completedAt = clock.now
-                    try state.drainIdleWorkers(router: router)
-                }
-                if completedAt!.duration(to: clock.now) >= .milliseconds(300) { break }
+            if let reason = stopped {
+                guard reason == .complete else { break }
+                if stoppedAt == nil { stoppedAt = clock.now }
+                if stoppedAt!.duration(to: clock.now) >= drainLinger { break }
             }
         }
-        progress(state.progress)
-        return state.progress
+        progress(machine.progress)
+        return Outcome(progress: machine.progress, stop: stopped)
     }
 }

@@ -16,11 +16,7 @@ import GridlockWire
 
 public enum JobRunner {
     public static func run(_ job: Job, worker: WorkerIdentity, meter: PeakMemoryMeter) -> JobResult {
-        var result = JobResult(batch: job.batch, job: job.id, attempt: job.attempt, worker: worker, status: "failed")
-        result.kind = job.kind
-        result.puzzle = job.puzzle
-        result.solver = job.solver
-        result.source = job.source
+        var result = JobResult(answering: job, worker: worker, status: .failed)
         guard let kind = PuzzleKind(rawValue: job.kind) else {
             result.error = "unknown puzzle kind '\(job.kind)'; this worker solves \(PuzzleKind.allCases.map(\.rawValue).joined(separator: ", "))"
             return result
@@ -39,10 +35,10 @@ public enum JobRunner {
         let start = clock.now
         let puzzle: ParsedPuzzle
         do {
-            puzzle = try ParsedPuzzle.parse(job.puzzle, kind: kind)
+            puzzle = try ParsedPuzzle.parse(job.puzzle, kind: kind, tileOptions: job.options.tileReadOptions, firstLine: job.firstLine)
         } catch {
-            result.status = "invalid"
-            result.error = error.description
+            result.status = .invalid
+            result.error = "\(job.source.fileName): \(error.description)"
             return result
         }
         result.expectedMoves = puzzle.expectedMoves
@@ -61,7 +57,7 @@ public enum JobRunner {
         result.seconds = Double(seconds: start.duration(to: clock.now))
         result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
         result.peakRSSBytes = meter.highWaterMarkBytes()
-        result.status = solved.status.rawValue
+        result.status = JobStatus(solved.status)
         result.moves = solved.moves
         // A position-answered puzzle (Sudoku) sends its solved position as the one entry.
         result.solution = solved.solvedPosition ?? solved.solution.map(\.text).joined(separator: ", ")
@@ -75,7 +71,7 @@ public enum JobRunner {
         result.statesStored = statistics.statesStored
         result.memoryBytes = statistics.memoryBytes
         if let failure = puzzle.validationFailure(of: solved) {
-            result.status = "failed"
+            result.status = .failed
             result.error = "the solution failed validation: \(failure)"
         }
         return result
@@ -89,16 +85,42 @@ extension JobRunner {
     static func analyze(_ puzzle: ParsedPuzzle, job: Job, into result: inout JobResult) {
         switch StateSpaceAnalysis.analyze(puzzle, maxStates: job.maxStates) {
         case .success(let analysis):
-            result.status = analysis.bestMoves == nil ? "unsolvable" : "solved"
+            result.status = analysis.bestMoves == nil ? .unsolvable : .solved
             result.moves = analysis.bestMoves
             result.cluster = analysis.reachable
             result.examined = analysis.reachable
             result.statesStored = analysis.reachable
             result.solution = JSONLine.encode(analysis)
         case .failure(let refusal):
-            result.status = "failed"
+            result.status = .failed
             result.error = refusal.description
         }
+    }
+}
+
+extension JobStatus {
+    init(_ status: SolveStatus) {
+        switch status {
+        case .solved: self = .solved
+        case .unsolvable: self = .unsolvable
+        case .cutoff: self = .cutoff
+        }
+    }
+}
+
+extension JobReadOptions {
+    /// The tile options a job was read with, as the parser takes them.
+    var tileReadOptions: TileReadOptions {
+        let size = tileWidth.flatMap { width in tileHeight.map { (width: width, height: $0) } }
+        return TileReadOptions(goal: tileGoal.flatMap(TileGoal.init(rawValue:)), size: size)
+    }
+}
+
+extension String {
+    /// The file of a "file:line" source.
+    var fileName: Substring {
+        guard let colon = lastIndex(of: ":") else { return self[...] }
+        return self[..<colon]
     }
 }
 
@@ -152,11 +174,13 @@ public final class PeakMemoryMeter {
     }
 }
 
-/// Faults on request, for the reliability tests: with GRIDLOCK_FAULT_INJECTION=hang-on-poison,
-/// a worker hangs for good on any puzzle whose text contains POISON, ignoring its time limit.
-/// Off unless that variable is set.
-enum FaultInjection {
+/// Faults on request, for the reliability tests, off unless GRIDLOCK_FAULT_INJECTION is set:
+/// `hang-on-poison` makes a worker hang for good on any puzzle whose text contains POISON,
+/// ignoring its time limit; `crash-at-start` makes every worker process abort as it starts.
+public enum FaultInjection {
     static let mode = ProcessInfo.processInfo.environment["GRIDLOCK_FAULT_INJECTION"]
+
+    public static var crashesAtStart: Bool { mode == "crash-at-start" }
 
     static func hangsOn(_ job: Job) -> Bool {
         mode == "hang-on-poison" && job.puzzle.contains("POISON")

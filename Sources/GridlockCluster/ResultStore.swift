@@ -5,10 +5,12 @@
 //   results(batch, job, PK(batch, job), kind, puzzle, solver, source, status, moves, solution,
 //           cluster, error, attempt, worker, host, examined, enqueued, max_queue, states,
 //           memory_bytes, seconds, cpu_seconds, peak_rss_bytes, expected_moves,
-//           stored_at (Unix seconds))
+//           stored_at (Unix seconds), fingerprint (the job's identity, JobFingerprint.swift))
 //
-// Re-issued jobs can deliver a result twice; `INSERT OR IGNORE` on the primary key keeps the
-// first and the sink counts the rest as duplicates. WAL mode, so `gridlock report` can read
+// Re-issued jobs can deliver a result twice; the insert keeps the first row of a (batch, job)
+// and the sink counts the rest as duplicates. A result for the same number but another
+// fingerprint answers a changed job (a batch resumed with --resume-changed) and replaces the
+// row. WAL mode, so `gridlock report` can read
 // while a batch writes; synchronous FULL, so that every transaction is on disk before the sink
 // acknowledges it: with NORMAL a power cut could lose results the coordinator was told were
 // stored, and it would never re-issue them. The sink writes in groups, so the cost is one fsync
@@ -52,6 +54,11 @@ public final class ResultStore: Sendable {
                     PRIMARY KEY (batch, job));
                 """)
         }
+        // Version 2: each row keeps the fingerprint of the job it answers (0 in older rows,
+        // which no job has, so a resumed old batch is reported as changed, not trusted).
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "ALTER TABLE results ADD COLUMN fingerprint INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -65,15 +72,22 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// Completes a batch's record once its input has been read: how many jobs, which solvers.
+    public func recordTotal(batch: String, jobs: Int) throws {
+        try queue.write { db in
+            let solvers = try String.fetchAll(db, sql: "SELECT DISTINCT solver FROM results WHERE batch = ? ORDER BY solver", arguments: [batch])
+            try db.execute(
+                sql: "UPDATE batches SET jobs = ?, solvers = ? WHERE id = ?",
+                arguments: [jobs, solvers.map { "\($0)@\(BatchEnvironment.solverVersion)" }.joined(separator: ","), batch])
+        }
+    }
+
     /// Stores results; returns how many were new (the rest were duplicates).
     public func store(_ results: [JobResult]) throws -> Int {
         let now = Date().timeIntervalSince1970
         return try queue.write { db in
             var inserted = 0
-            var insert = try SQLiteInsert(db, sql: """
-                INSERT OR IGNORE INTO results VALUES
-                (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            var insert = try SQLiteInsert(db, sql: Self.insertSQL)
             for result in results {
                 insert.bind(result.batch)
                 insert.bind(result.job)
@@ -81,7 +95,7 @@ public final class ResultStore: Sendable {
                 insert.bind(result.puzzle)
                 insert.bind(result.solver)
                 insert.bind(result.source)
-                insert.bind(result.status)
+                insert.bind(result.status.rawValue)
                 insert.bind(result.moves)
                 insert.bind(result.solution)
                 insert.bind(result.cluster)
@@ -99,16 +113,43 @@ public final class ResultStore: Sendable {
                 insert.bind(result.peakRSSBytes)
                 insert.bind(result.expectedMoves)
                 insert.bind(now)
+                insert.bind(result.fingerprint.storedValue)
                 inserted += try insert.run()
             }
             return inserted
         }
     }
 
-    /// The jobs of a batch that have a stored result.
-    public func storedJobs(batch: String) throws -> [Int] {
+    /// The columns in the order the insert binds them.
+    static let columns = [
+        "batch", "job", "kind", "puzzle", "solver", "source", "status", "moves", "solution", "cluster", "error",
+        "attempt", "worker", "host", "examined", "enqueued", "max_queue", "states", "memory_bytes", "seconds",
+        "cpu_seconds", "peak_rss_bytes", "expected_moves", "stored_at", "fingerprint",
+    ]
+
+    /// A new (batch, job) is inserted; the same job again (same fingerprint) is ignored; a
+    /// changed job (another fingerprint) replaces the row.
+    static let insertSQL = """
+        INSERT INTO results (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+        ON CONFLICT (batch, job) DO UPDATE SET \(columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        WHERE results.fingerprint != excluded.fingerprint
+        """
+
+    /// The stored jobs of a batch numbered `from` or more, at most `limit`, in order.
+    public func storedJobs(batch: String, from: Int, limit: Int) throws -> [StoredJob] {
         try queue.read { db in
-            try Int.fetchAll(db, sql: "SELECT job FROM results WHERE batch = ? ORDER BY job", arguments: [batch])
+            try Row.fetchAll(
+                db, sql: "SELECT job, fingerprint FROM results WHERE batch = ? AND job >= ? ORDER BY job LIMIT ?",
+                arguments: [batch, from, limit]
+            ).map { StoredJob(job: $0[0], fingerprint: JobFingerprint(storedValue: $0[1])) }
+        }
+    }
+
+    /// Drops the rows of a batch numbered `from` or more; returns how many.
+    public func forget(batch: String, from: Int) throws -> Int {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM results WHERE batch = ? AND job >= ?", arguments: [batch, from])
+            return db.changesCount
         }
     }
 
@@ -211,6 +252,7 @@ public struct StoredResult: Sendable, Hashable, Codable {
     public var cpuSeconds: Double
     public var peakRSSBytes: Int
     public var expectedMoves: Int?
+    public var fingerprint: String
 
     init(row: Row) {
         batch = row["batch"]
@@ -236,6 +278,7 @@ public struct StoredResult: Sendable, Hashable, Codable {
         cpuSeconds = row["cpu_seconds"]
         peakRSSBytes = row["peak_rss_bytes"]
         expectedMoves = row["expected_moves"]
+        fingerprint = JobFingerprint(storedValue: row["fingerprint"]).description
     }
 }
 
@@ -251,4 +294,10 @@ public struct JobSummary: Sendable {
     public var peakRSSBytes: Int
     public var host: String
     public var worker: String
+
+    /// Whether the answer disagrees with the input's: the rule of `JobResult.contradictsExpected`.
+    public var contradictsExpected: Bool {
+        guard let expectedMoves, status == JobStatus.solved.rawValue || status == JobStatus.unsolvable.rawValue else { return false }
+        return (moves ?? -1) != expectedMoves
+    }
 }

@@ -34,6 +34,11 @@ struct SQLiteInsert: ~Copyable {
         if let value { sqlite3_bind_int64(statement, index, Int64(value)) } else { sqlite3_bind_null(statement, index) }
     }
 
+    mutating func bind(_ value: Int64) {
+        index += 1
+        sqlite3_bind_int64(statement, index, value)
+    }
+
     mutating func bind(_ value: Double) {
         index += 1
         sqlite3_bind_double(statement, index, value)

@@ -4,10 +4,11 @@
 //   workers --results--> [PULL results] --> SQLite (INSERT OR IGNORE per (batch, job))
 //                                   \--> [DEALER] --stored--> coordinator
 //
-// Acknowledgements follow the write, so a job the coordinator hears is stored really is. A
-// duplicate (a re-issued job finished twice) is acknowledged too, and counted. The sink
-// greets the coordinator every second, and answers a restarted coordinator's `syncRequest`
-// with every stored job of the batch.
+// Acknowledgements follow the write, so a job the coordinator hears is stored really is; each
+// names the job and the fingerprint of the job it answered. A duplicate (a re-issued job
+// finished twice) is acknowledged too, and counted. The sink greets the coordinator every
+// second, and answers its `storedQuery` with a page of stored jobs and their fingerprints, so
+// a restarted or resumed coordinator learns what is done without the sink holding a list.
 
 import Foundation
 import GridlockWire
@@ -137,8 +138,10 @@ public enum Sink {
             $0.stored += inserted
             $0.duplicates += batch.count - inserted
         }
-        var jobsByBatch: [String: [Int]] = [:]
-        for result in batch { jobsByBatch[result.batch, default: []].append(result.job) }
+        var jobsByBatch: [String: [StoredJob]] = [:]
+        for result in batch {
+            jobsByBatch[result.batch, default: []].append(StoredJob(job: result.job, fingerprint: result.fingerprint))
+        }
         for (name, jobs) in jobsByBatch {
             try coordinator.send([WireMessage.stored(batch: name, jobs: jobs).encoded()], dontWait: true)
         }
@@ -147,15 +150,16 @@ public enum Sink {
     private static func answer(
         _ frames: [[UInt8]], _ database: ResultStore, _ coordinator: ZMQSocket, _ counters: Shared<SinkCounters>
     ) throws {
-        guard frames.count == 1, case .syncRequest(let batch)? = try? WireMessage.decode(frames[0]) else {
+        switch frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil {
+        case .storedQuery(let batch, let from, let limit)?:
+            let size = max(1, min(limit, WireProtocol.storedPageSize))
+            let page = try database.storedJobs(batch: batch, from: max(0, from), limit: size)
+            let message = WireMessage.storedPage(batch: batch, from: from, jobs: page, complete: page.count < size)
+            try coordinator.send([message.encoded()], dontWait: true)
+        case .forget(let batch, let from)?:
+            _ = try database.forget(batch: batch, from: max(0, from))
+        default:
             counters.update { $0.dropped.unexpected += 1 }
-            return
         }
-        let stored = try database.storedJobs(batch: batch)
-        for chunk in stored.chunks(of: 10_000) {
-            try coordinator.send([WireMessage.stored(batch: batch, jobs: chunk).encoded()], dontWait: true)
-        }
-        // An empty list ends the answer: the coordinator now knows everything that is stored.
-        try coordinator.send([WireMessage.stored(batch: batch, jobs: []).encoded()], dontWait: true)
     }
 }

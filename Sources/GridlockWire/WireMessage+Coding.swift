@@ -24,12 +24,24 @@ extension WireMessage {
         case .stored(let batch, let jobs):
             writer.byte(Kind.stored.rawValue)
             writer.string(batch)
-            writer.list(jobs) { $0.int($1) }
+            writer.list(jobs) { $1.write(to: &$0) }
         case .sinkHello:
             writer.byte(Kind.sinkHello.rawValue)
-        case .syncRequest(let batch):
-            writer.byte(Kind.syncRequest.rawValue)
+        case .storedQuery(let batch, let from, let limit):
+            writer.byte(Kind.storedQuery.rawValue)
             writer.string(batch)
+            writer.int(from)
+            writer.int(limit)
+        case .storedPage(let batch, let from, let jobs, let complete):
+            writer.byte(Kind.storedPage.rawValue)
+            writer.string(batch)
+            writer.int(from)
+            writer.list(jobs) { $1.write(to: &$0) }
+            writer.bool(complete)
+        case .forget(let batch, let from):
+            writer.byte(Kind.forget.rawValue)
+            writer.string(batch)
+            writer.int(from)
         case .drained:
             writer.byte(Kind.drained.rawValue)
         }
@@ -55,11 +67,17 @@ extension WireMessage {
         case .results:
             message = .results(try reader.list { (reader) throws(WireError) in try JobResult(from: &reader) })
         case .stored:
-            message = .stored(batch: try reader.string(), jobs: try reader.list { (reader) throws(WireError) in try reader.int() })
+            message = .stored(batch: try reader.string(), jobs: try reader.list { (reader) throws(WireError) in try StoredJob(from: &reader) })
         case .sinkHello:
             message = .sinkHello
-        case .syncRequest:
-            message = .syncRequest(batch: try reader.string())
+        case .storedQuery:
+            message = .storedQuery(batch: try reader.string(), from: try reader.int(), limit: try reader.int())
+        case .storedPage:
+            message = .storedPage(
+                batch: try reader.string(), from: try reader.int(),
+                jobs: try reader.list { (reader) throws(WireError) in try StoredJob(from: &reader) }, complete: try reader.bool())
+        case .forget:
+            message = .forget(batch: try reader.string(), from: try reader.int())
         case .drained:
             message = .drained
         }
@@ -91,13 +109,52 @@ extension Job {
         writer.bool(timeoutSeconds != nil)
         if let timeoutSeconds { writer.double(timeoutSeconds) }
         writer.string(source)
+        writer.int(firstLine)
+        options.write(to: &writer)
     }
 
+    /// The fingerprint is not sent: the receiver computes it from the fields it decodes, so a
+    /// job cannot carry one that does not match its text.
     init(from reader: inout WireReader) throws(WireError) {
         self.init(
             batch: try reader.string(), id: try reader.int(), attempt: try reader.int(), kind: try reader.string(),
             puzzle: try reader.string(), solver: try reader.string(), maxStates: try reader.int(),
-            timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string())
+            timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string(),
+            firstLine: try reader.int(), options: try JobReadOptions(from: &reader))
+    }
+}
+
+extension StoredJob {
+    func write(to writer: inout WireWriter) {
+        writer.int(job)
+        writer.fingerprint(fingerprint)
+    }
+
+    init(from reader: inout WireReader) throws(WireError) {
+        self.init(job: try reader.int(), fingerprint: try reader.fingerprint())
+    }
+}
+
+extension WireWriter {
+    mutating func fingerprint(_ fingerprint: JobFingerprint) {
+        var bits = fingerprint.value
+        for _ in 0..<8 {
+            byte(UInt8(truncatingIfNeeded: bits))
+            bits >>= 8
+        }
+    }
+}
+
+extension WireReader {
+    mutating func fingerprint() throws(WireError) -> JobFingerprint {
+        var bits: UInt64 = 0
+        for index in 0..<8 { bits |= UInt64(try byte()) << UInt64(8 * index) }
+        return JobFingerprint(bits)
+    }
+
+    mutating func status() throws(WireError) -> JobStatus {
+        guard let status = JobStatus(wireCode: try byte()) else { throw .malformed("job status") }
+        return status
     }
 }
 
@@ -108,8 +165,9 @@ extension JobResult {
         writer.int(attempt)
         worker.write(to: &writer)
         for text in [kind, puzzle, solver, source] { writer.string(text) }
+        writer.fingerprint(fingerprint)
         writer.optionalInt(expectedMoves)
-        writer.string(status)
+        writer.byte(status.wireCode)
         writer.optionalInt(moves)
         writer.string(solution)
         writer.optionalInt(cluster)
@@ -123,8 +181,9 @@ extension JobResult {
         let batch = try reader.string(), job = try reader.int(), attempt = try reader.int()
         let worker = try WorkerIdentity(from: &reader)
         let kind = try reader.string(), puzzle = try reader.string(), solver = try reader.string()
-        let source = try reader.string(), expectedMoves = try reader.optionalInt()
-        self.init(batch: batch, job: job, attempt: attempt, worker: worker, status: try reader.string())
+        let source = try reader.string(), fingerprint = try reader.fingerprint(), expectedMoves = try reader.optionalInt()
+        self.init(batch: batch, job: job, attempt: attempt, worker: worker, status: try reader.status())
+        self.fingerprint = fingerprint
         self.kind = kind
         self.puzzle = puzzle
         self.solver = solver

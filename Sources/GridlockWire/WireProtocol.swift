@@ -4,8 +4,9 @@
 //   worker  --ready / heartbeat------>  coordinator (ROUTER, binds "jobs")
 //   worker  <--jobs / drained---------  coordinator
 //   worker  --results---------------->  sink (PULL, binds "results")
-//   sink    --stored / sinkHello----->  coordinator (ROUTER "jobs")
-//   sink    <--syncRequest------------  coordinator
+//   sink    --stored / sinkHello /
+//             storedPage------------->  coordinator (ROUTER "jobs")
+//   sink    <--storedQuery / forget---  coordinator
 //
 // A frame: "GL", the version byte, the kind byte, then the fields (WireCodec.swift). Workers
 // ask for work (`ready`, with a credit: how many more jobs they can queue) so the coordinator
@@ -13,12 +14,16 @@
 // two jobs. Jobs and results travel in groups: a frame, a system call and a thread wake-up cost
 // more than a short job, so the pipeline pays them once per group, not once per job (version 2;
 // version 1 sent one job or result a frame). A result's solution is one text, as the sink stores
-// it (version 3; version 2 sent a list of moves, and decoding it was a fifth of the sink's work). Heartbeats list the jobs a worker holds; a job is done when
-// the sink says it is `stored`, not when a worker says it finished, so a result lost on the way
-// is re-issued and a duplicate is dropped by the sink.
+// it (version 3; version 2 sent a list of moves, and decoding it was a fifth of the sink's
+// work). Every job carries its fingerprint (JobFingerprint.swift), and the sink acknowledges
+// and lists stored jobs by number and fingerprint, so a resumed batch re-solves exactly the
+// jobs whose answer is not stored (version 4; version 3 trusted job numbers). Heartbeats list
+// the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
+// says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
+// sink.
 
 public enum WireProtocol {
-    public static let version: UInt8 = 3
+    public static let version: UInt8 = 4
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -35,6 +40,9 @@ public enum WireProtocol {
     public static let maximumCredit = 256
     /// The most results a worker or the coordinator puts in one `results` frame.
     public static let resultsPerFrame = 64
+    /// The most stored jobs one `storedPage` lists: the coordinator asks for the next page as
+    /// its reading reaches the end of this one, so resuming holds one page, not the batch.
+    public static let storedPageSize = 8_192
 }
 
 /// A worker process: where it runs and which one it is.
@@ -55,18 +63,25 @@ public struct Job: Sendable, Hashable {
     public var batch: String
     public var id: Int
     public var attempt: Int
-    /// The puzzle kind: "rushhour" (more kinds come with their issues).
+    /// The puzzle kind's name ("rushhour", "sudoku", "tiles", "tilt").
     public var kind: String
+    /// The record's text as the input holds it; the worker parses it.
     public var puzzle: String
     public var solver: String
     public var maxStates: Int
     public var timeoutSeconds: Double?
     /// Where the puzzle came from: "file:line".
-    public var source: String = ""
+    public var source: String
+    /// The input line the record starts on, so the worker's parse errors name real lines.
+    public var firstLine: Int
+    public var options: JobReadOptions
+    /// What decides the answer, hashed: the job's identity across runs.
+    public let fingerprint: JobFingerprint
 
     public init(
         batch: String, id: Int, attempt: Int, kind: String, puzzle: String, solver: String,
-        maxStates: Int, timeoutSeconds: Double?, source: String = ""
+        maxStates: Int, timeoutSeconds: Double?, source: String = "", firstLine: Int = 1,
+        options: JobReadOptions = JobReadOptions()
     ) {
         self.batch = batch
         self.id = id
@@ -77,6 +92,21 @@ public struct Job: Sendable, Hashable {
         self.maxStates = maxStates
         self.timeoutSeconds = timeoutSeconds
         self.source = source
+        self.firstLine = firstLine
+        self.options = options
+        fingerprint = JobFingerprint(
+            kind: kind, puzzle: puzzle, solver: solver, maxStates: maxStates, timeoutSeconds: timeoutSeconds, options: options)
+    }
+}
+
+/// A job the sink holds a result for: its number and the fingerprint of the job it answered.
+public struct StoredJob: Sendable, Hashable {
+    public var job: Int
+    public var fingerprint: JobFingerprint
+
+    public init(job: Int, fingerprint: JobFingerprint) {
+        self.job = job
+        self.fingerprint = fingerprint
     }
 }
 
@@ -92,9 +122,10 @@ public struct JobResult: Sendable, Hashable {
     public var solver: String = ""
     /// Where the puzzle came from: "file:line".
     public var source: String = ""
+    public var fingerprint = JobFingerprint(0)
+    /// The answer the input gave (optimal moves, -1 for unsolvable), stored beside the result.
     public var expectedMoves: Int?
-    /// `solved`, `unsolvable`, `cutoff`, `invalid` (the puzzle could not be read) or `failed`.
-    public var status: String
+    public var status: JobStatus
     public var moves: Int?
     /// The moves joined by ", ", a Sudoku's solved grid, or an analysis as JSON.
     public var solution: String
@@ -109,7 +140,7 @@ public struct JobResult: Sendable, Hashable {
     public var cpuSeconds: Double
     public var peakRSSBytes: Int
 
-    public init(batch: String, job: Int, attempt: Int, worker: WorkerIdentity, status: String) {
+    public init(batch: String, job: Int, attempt: Int, worker: WorkerIdentity, status: JobStatus) {
         self.batch = batch
         self.job = job
         self.attempt = attempt
@@ -125,6 +156,23 @@ public struct JobResult: Sendable, Hashable {
         cpuSeconds = 0
         peakRSSBytes = 0
     }
+
+    /// A result for `job` with the job's own fields: the one place a result takes them.
+    public init(answering job: Job, worker: WorkerIdentity, status: JobStatus) {
+        self.init(batch: job.batch, job: job.id, attempt: job.attempt, worker: worker, status: status)
+        kind = job.kind
+        puzzle = job.puzzle
+        solver = job.solver
+        source = job.source
+        fingerprint = job.fingerprint
+    }
+
+    /// Whether the answer disagrees with the one the input gave: a different move count, a
+    /// false "unsolvable", or a solution where the input said there is none.
+    public var contradictsExpected: Bool {
+        guard let expectedMoves, status.isAnswer else { return false }
+        return (moves ?? -1) != expectedMoves
+    }
 }
 
 public enum WireMessage: Sendable, Hashable {
@@ -134,19 +182,26 @@ public enum WireMessage: Sendable, Hashable {
     case jobs([Job])
     /// Worker to coordinator: still alive, holding these jobs (queued or being solved).
     case heartbeat(WorkerIdentity, jobs: [Int])
-    /// Worker (or coordinator, for failed and invalid jobs) to sink.
+    /// Worker (or coordinator, for failed jobs) to sink.
     case results([JobResult])
-    /// Sink to coordinator: these jobs of the batch are stored for good. An empty list ends
-    /// the answer to a `syncRequest`.
-    case stored(batch: String, jobs: [Int])
+    /// Sink to coordinator: these jobs of the batch are stored for good, each answering the job
+    /// with that fingerprint.
+    case stored(batch: String, jobs: [StoredJob])
     /// Sink to coordinator: I am here (so a restarted coordinator can ask what is stored).
     case sinkHello
-    /// Coordinator to sink: send `stored` for every job of the batch you hold.
-    case syncRequest(batch: String)
+    /// Coordinator to sink: list the stored jobs of the batch numbered `from` or more, at most
+    /// `limit` of them, in order.
+    case storedQuery(batch: String, from: Int, limit: Int)
+    /// Sink to coordinator: the answer to a `storedQuery`; `complete` when no stored job
+    /// numbered above the last listed remains.
+    case storedPage(batch: String, from: Int, jobs: [StoredJob], complete: Bool)
+    /// Coordinator to sink: drop the rows of the batch numbered `from` or more (a resumed batch
+    /// whose input became shorter, with --resume-changed).
+    case forget(batch: String, from: Int)
     /// Coordinator to worker: no jobs are left; stop asking.
     case drained
 
     enum Kind: UInt8 {
-        case ready = 1, jobs, heartbeat, results, stored, sinkHello, syncRequest, drained
+        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained
     }
 }

@@ -22,6 +22,14 @@ struct BatchCommand: ParsableCommand {
               gridlock batch data/samples/unblockme.txt
               gridlock batch data/rushhour/rush_18k.txt --solver bfs,bidirectional --db compare.sqlite
               gridlock batch data/rushhour/rush1000.txt --solver analyze   # gridlock analyze, as jobs
+
+            The input is read as the workers need it, so a batch of any size starts at once and
+            runs in bounded memory. A worker process that dies is replaced; after 5 quick deaths
+            in a row the batch stops and says why.
+
+            Exit status: 0 every job solved or proved unsolvable; 1 some record could not be read
+            (invalid input); 2 some job was cut off by a limit or failed; 3 some answer disagrees
+            with the one the input gave (wrong); 64 bad usage.
             """
     )
 
@@ -36,38 +44,53 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "The SQLite results file (default: gridlock-results.sqlite in the working directory).")
     var db = "gridlock-results.sqlite"
 
-    @Option(help: "The batch's name (default: batch- and the time). Reusing a name resumes that batch.")
+    @Option(help: "The batch's name (default: batch- and the time). Reusing a name resumes that batch: only jobs not stored yet are solved, and an input that changed since is refused.")
     var batch: String?
+
+    @Flag(help: "Resume even though the input changed since the batch ran: keep the stored rows that still match their job and solve the rest.")
+    var resumeChanged = false
 
     @Option(help: "Table format: text, markdown, csv or json.")
     var format: ReportFormat = .text
 
     func validate() throws {
         try jobOptions.validate()
-        guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        guard workers >= 1, workers <= 4_096 else { throw ValidationError("--workers must be from 1 to 4096") }
     }
 
     func run() throws {
-        let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
         let name = batch ?? "batch-" + ISO8601DateFormatter().string(from: Date())
-        let plan = BatchPlanner.plan(
-            batch: name, inputs: inputs, kind: jobOptions.reading.puzzleKind, tileOptions: jobOptions.reading.tileOptions,
-            solvers: jobOptions.solverNames,
-            maxStates: jobOptions.maxStates ?? SolveOptions.defaultMaxStates,
-            timeoutSeconds: jobOptions.timeout)
-        guard plan.total > 0 else { throw ValidationError("no puzzles in the input") }
-        PatternDatabaseCache.prepare(for: plan.jobs)
+        let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: name))
         let store = try ResultStore(path: db)
-        try store.record(BatchEnvironment.current(batch: name, solvers: plan.solverNames, jobs: plan.total))
-        let outcome = try LocalCluster.run(plan: plan, store: store, workers: workers)
+        try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0))
+        var configuration = CoordinatorMachine.Configuration(batch: name, identity: .thisProcess)
+        configuration.resumeChanged = resumeChanged
+        let progress = ProgressLine()
+        let outcome: LocalCluster.Outcome
+        do {
+            outcome = try LocalCluster.run(reader, configuration, store: store, workers: workers) { state, sink in
+                progress.show(state, sink: sink)
+            }
+        } catch let error as ClusterError {
+            progress.finish()
+            throw CommandFailure(error.description)
+        }
+        progress.finish()
+        let final = outcome.progress
+        guard final.read > 0 else { throw ValidationError("no puzzles in the input") }
+        try store.recordTotal(batch: name, jobs: final.read)
         print(try ReportPrinter.render(store, batch: name, format: format))
+        let tally = try store.tally(batch: name)
+        let rate = Int(Double(final.stored) / max(outcome.seconds, 1e-9))
         StandardError.write("""
-            batch \(name): \(outcome.progress.stored.grouped) of \(plan.total.grouped) jobs stored in \
-            \(outcome.seconds.milliseconds) (\(Int(Double(plan.total) / max(outcome.seconds, 1e-9)).grouped) jobs/s), \
-            \(outcome.progress.failed) failed, \(outcome.progress.reissued) re-issued, \
-            \(outcome.sink.duplicates) duplicates dropped; results in \(db)
+            batch \(name): \(final.done.grouped) of \(final.read.grouped) jobs stored in \(outcome.seconds.milliseconds) \
+            (\(rate.grouped) jobs/s\(final.storedBefore > 0 ? ", \(final.storedBefore.grouped) stored before" : "")\
+            \(final.changed > 0 ? ", \(final.changed.grouped) changed" : "")), \(final.reissued) re-issued, \
+            \(outcome.sink.duplicates) duplicates dropped, \(outcome.workerRestarts) worker restarts; results in \(db)
 
             """)
+        StandardError.tally(tally)
+        if tally.exitCode != 0 { throw ExitCode(tally.exitCode) }
     }
 }
 
@@ -84,12 +107,29 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Stop a search (status cutoff) after this many seconds; the coordinator re-issues a job whose worker overruns it.")
     var timeout: Double?
 
+    @Option(help: "A record longer than this many bytes is reported invalid without being read (default 1 MiB; at most 8 MiB).")
+    var maxRecordBytes: Int?
+
     /// The solvers asked for; empty for each kind's default.
     var solverNames: [String] { solver.map(SolverList.names) ?? [] }
 
     func validate() throws {
         if let solver { try SolverList.check(solver, kind: reading.puzzleKind) }
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let timeout, !(timeout > 0 && timeout <= 1e9) {
+            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9")
+        }
+        if let maxRecordBytes, !(64...(8 << 20)).contains(maxRecordBytes) {
+            throw ValidationError("--max-record-bytes must be from 64 to 8388608")
+        }
+    }
+
+    /// Every job's kind, solvers, limits and options: what decides its answer.
+    func specification(batch: String, file: ClusterConfig = ClusterConfig()) -> JobSpecification {
+        JobSpecification(
+            batch: batch, kind: reading.puzzleKind, solvers: solverNames,
+            maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
+            timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
+            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes)
     }
 }

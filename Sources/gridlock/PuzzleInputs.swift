@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Foundation
+import GridlockCluster
 import GridlockCore
 
 /// One input document and the name it is reported under.
@@ -31,6 +32,18 @@ struct PuzzleInput {
         return inputs
     }
 
+    /// The same arguments for a batch, which reads its files as it goes.
+    static func jobInputs(_ arguments: [String]) throws -> [JobInput] {
+        try arguments.enumerated().map { index, argument in
+            if argument == "-" { return .standardInput }
+            if FileManager.default.fileExists(atPath: argument) { return .file(argument) }
+            if looksLikePath(argument) {
+                throw ValidationError("no such file: \(argument)")
+            }
+            return .text(name: "argument \(index + 1)", argument)
+        }
+    }
+
     /// A path-like argument that does not exist is a typo, not a puzzle.
     private static func looksLikePath(_ argument: String) -> Bool {
         if argument.hasSuffix(".txt") || argument.hasSuffix(".json") { return true }
@@ -55,4 +68,14 @@ enum StandardError {
     }
 
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// A batch's counts; in red on a terminal when an answer is wrong.
+    static func tally(_ tally: BatchTally) {
+        let line = "results: \(tally.summary)"
+        if tally.wrong > 0, isTerminal {
+            write("\u{1B}[1;31m\(line): \(tally.wrong) answers disagree with the input's\u{1B}[0m\n")
+        } else {
+            write(line + (tally.wrong > 0 ? ": \(tally.wrong) answers disagree with the input's" : "") + "\n")
+        }
+    }
 }

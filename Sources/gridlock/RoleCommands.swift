@@ -43,14 +43,26 @@ struct WorkerCommand: ParsableCommand {
         let window = self.window ?? file.int("worker.window") ?? WireProtocol.maximumCredit
         guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
         guard processes == 1 else {
-            var flags = ["--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
+            var flags = ["worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
             if let path = config.config { flags += ["--config", path] }
             if exitWhenDrained { flags.append("--exit-when-drained") }
-            let children = try (0..<processes).map { _ in try LocalCluster.spawnWorker(flags) }
-            for child in children { child.waitUntilExit() }
+            // A pool: a process that dies is replaced; one that exits cleanly (drained) is not.
+            let pool = WorkerSupervisor(executable: WorkerSupervisor.currentExecutable, arguments: flags, replaceCleanExits: false)
+            try pool.start(processes)
+            let stop = StopFlag()
+            TerminationSignals.forward(to: stop)
+            while !stop.isStopped, !pool.allExited {
+                if let reason = pool.check() {
+                    pool.stop(signal: SIGTERM)
+                    throw CommandFailure(reason)
+                }
+                usleep(100_000)
+            }
+            pool.stop(signal: stop.isStopped ? SIGTERM : nil)
             return
         }
-        let identity = WorkerIdentity(host: ProcessInfo.processInfo.hostName, pid: Int(getpid()))
+        if FaultInjection.crashesAtStart { abort() }
+        let identity = WorkerIdentity.thisProcess
         var configuration = Worker.Configuration(
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)
         configuration.maximumWindow = window
@@ -127,8 +139,11 @@ struct CoordinatorCommand: ParsableCommand {
     @Option(help: "The batch's name; workers and the sink file results under it.")
     var batch: String
 
-    @Option(help: "Append stored job numbers here, to resume after a restart.")
+    @Option(help: .hidden)
     var journal: String?
+
+    @Flag(help: "Resume even though the input changed since the batch ran: keep the stored rows that still match their job and solve the rest.")
+    var resumeChanged = false
 
     @Option(help: "Attempts before a job is recorded as failed (config: coordinator.attempts; default 3).")
     var attempts: Int?
@@ -141,33 +156,51 @@ struct CoordinatorCommand: ParsableCommand {
 
     func validate() throws {
         try jobOptions.validate()
+        if let attempts, !(1...1_000).contains(attempts) { throw ValidationError("--attempts must be from 1 to 1000") }
+        for (name, value) in [("--silence-limit", silenceLimit), ("--store-timeout", storeTimeout)] {
+            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must be a number of seconds from 0 (excluded) to 86400") }
+        }
     }
 
     func run() throws {
         let file = try config.load()
         let sinkEndpoint = try ConfigFile.require(sink, file, "sink.endpoint", flag: "--sink")
-        let inputs = try PuzzleInput.read(files).map { BatchPlanner.Input(name: $0.name, text: $0.text) }
-        let plan = BatchPlanner.plan(
-            batch: batch, inputs: inputs, kind: jobOptions.reading.puzzleKind, tileOptions: jobOptions.reading.tileOptions,
-            solvers: jobOptions.solverNames,
-            maxStates: jobOptions.maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
-            timeoutSeconds: jobOptions.timeout ?? file.double("job.timeout_s"))
-        var configuration = Coordinator.Configuration(bind: bind ?? file.string("coordinator.bind") ?? "tcp://*:5555", sink: { sinkEndpoint })
-        configuration.maxAttempts = attempts ?? file.int("coordinator.attempts") ?? 3
-        configuration.journal = journal
-        configuration.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
-        configuration.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
-        guard configuration.maxAttempts >= 1 else { throw ValidationError("--attempts must be at least 1") }
-        let progress = ProgressLine(total: plan.total)
-        let final = try RoleLifetime.run { context, stop in
+        if journal != nil {
+            StandardError.write("coordinator: --journal is no longer needed and is ignored: the sink's database says what is stored, by fingerprint\n")
+        }
+        let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: batch, file: file))
+        var machine = CoordinatorMachine.Configuration(batch: batch, identity: .thisProcess)
+        machine.maxAttempts = attempts ?? file.int("coordinator.attempts") ?? 3
+        machine.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
+        machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
+        machine.resumeChanged = resumeChanged
+        let configuration = Coordinator.Configuration(
+            bind: bind ?? file.string("coordinator.bind") ?? "tcp://*:5555", sink: { sinkEndpoint }, machine: machine)
+        let progress = ProgressLine()
+        let outcome = try RoleLifetime.run { context, stop in
             try Coordinator.run(
-                plan, configuration, context: context, stop: stop,
-                bound: { StandardError.write("coordinator: bound \($0), \(plan.total) jobs\n") },
+                reader, configuration, context: context, stop: stop,
+                bound: { StandardError.write("coordinator: bound \($0)\n") },
                 progress: { progress.show($0, sink: SinkCounters()) })
         }
         progress.finish()
-        StandardError.write("coordinator: \(final.stored) of \(final.total) stored, \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed and \(final.dropped.unexpected) unexpected frames dropped\n")
-        if !final.isComplete { throw ExitCode(2) }
+        let final = outcome.progress
+        StandardError.write("""
+            coordinator: \(final.done) of \(final.read) stored (\(final.storedBefore) before this run, \(final.changed) changed), \
+            \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed and \
+            \(final.dropped.unexpected) unexpected frames dropped
+
+            """)
+        switch outcome.stop {
+        case .complete?:
+            // The coordinator has no database: the exit status says what it can know, that
+            // every job is stored. `gridlock report` counts wrong answers from the sink's rows.
+            break
+        case .inputChanged(let reason)?:
+            throw CommandFailure(reason)
+        case nil:
+            throw ExitCode(2)
+        }
     }
 }
 

@@ -52,15 +52,36 @@ struct BatchCommandTests {
     func invalidLines() throws {
         let directory = try Self.temporaryDirectory()
         let file = directory.appendingPathComponent("mixed.txt")
-        try "ooooooooooooAAoooooooooooooooooooooo\nooooooooooooAAoBoooooooooooooooooooo\n02 ooooooooooooooAAoooooooooooooooooooo 5\n"
+        try "ooooooooooooAAoooooooooooooooooooooo\nooooooooooooAAoBoooooooooooooooooooo\n01 ooooooooooooooAAoooooooooooooooooooo 5\n"
             .write(to: file, atomically: true, encoding: .utf8)
         let database = directory.appendingPathComponent("results.sqlite").path
         let output = try GridlockBinary.run(["batch", file.path, "--workers", "1", "--db", database])
-        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.status == 1, "invalid input exits 1: \(output.stderr)")
+        #expect(output.stderr.contains("1 invalid"), "\(output.stderr)")
         #expect(output.stdout.contains("mixed.txt:2 [bfs] invalid"))
         #expect(output.stdout.contains("line 2, column 16"))
         let rows = try Self.export(database)
         #expect(rows.values.map { $0["status"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["invalid", "solved", "solved"])
+    }
+
+    @Test("an answer that disagrees with the input's is counted wrong, shown in the tables, and exits 3")
+    func wrongAnswers() throws {
+        let directory = try Self.temporaryDirectory()
+        let file = directory.appendingPathComponent("wrong.txt")
+        // The first line's answer is 1 move; the second claims 2 for the same board.
+        try "01 ooooooooooooooAAoooooooooooooooooooo 5\n02 ooooooooooooooAAoooooooooooooooooooo 5\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("results.sqlite").path
+        let output = try GridlockBinary.run(["batch", file.path, "--workers", "1", "--db", database, "--format", "csv"])
+        #expect(output.status == 3, "\(output.stderr)")
+        #expect(output.stderr.contains("1 wrong"), "\(output.stderr)")
+        let header = try #require(output.stdout.split(separator: "\n").first).split(separator: ",")
+        let all = try #require(output.stdout.split(separator: "\n").first { $0.contains(",all,") }).split(separator: ",")
+        let wrongColumn = try #require(header.firstIndex(of: "wrong"))
+        #expect(all[wrongColumn] == "1")
+        let rows = try Self.export(database)
+        #expect(rows[1]?["expectedMoves"] as? Int == 2)
+        #expect(rows[1]?["moves"] as? Int == 1)
     }
 
     @Test("2,000 jobs, 3 workers, one SIGKILLed and one stopped and resumed: every job stored once, right")
@@ -92,10 +113,16 @@ struct BatchCommandTests {
     }
 }
 
-@Suite("gridlock batch when its workers die")
+@Suite("gridlock batch when its workers die", .serialized)
 struct BatchWorkersGoneTests {
-    @Test("if every worker process exits, the batch stops with the reason instead of waiting forever")
-    func allWorkersKilled() throws {
+    /// The batch's worker processes: its children.
+    static func children(of process: Process) throws -> [Int32] {
+        try GridlockBinary.runTool("/usr/bin/pgrep", ["-P", "\(process.processIdentifier)"])
+            .split(separator: "\n").compactMap { Int32($0) }
+    }
+
+    @Test("SIGKILLed workers are replaced: the batch finishes with 2 workers and every job stored once")
+    func killedWorkersAreReplaced() throws {
         let directory = try BatchCommandTests.temporaryDirectory()
         // Every sixth board of the sample, from 1 to 50 moves: seconds of work, so the kill lands mid-batch.
         let lines = try ClusterHarness.sample(count: 3_000, start: 0, step: 6)
@@ -109,20 +136,44 @@ struct BatchWorkersGoneTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // The batch's children are its workers: kill them as soon as both are there.
         var children: [Int32] = []
         let deadline = Date(timeIntervalSinceNow: 30)
         while children.count < 2, Date() < deadline {
             usleep(20_000)
-            children = try GridlockBinary.runTool("/usr/bin/pgrep", ["-P", "\(process.processIdentifier)"])
-                .split(separator: "\n").compactMap { Int32($0) }
+            children = try Self.children(of: process)
         }
         #expect(children.count == 2)
         for child in children { kill(child, SIGKILL) }
+        // Replacements appear: two children again, none of them the killed ones.
+        var replacements: [Int32] = []
+        while replacements.count < 2, Date() < deadline, process.isRunning {
+            usleep(20_000)
+            replacements = try Self.children(of: process).filter { !children.contains($0) }
+        }
+        #expect(replacements.count == 2, "the killed workers were not replaced")
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        try GridlockBinary.wait(process, seconds: 30)
-        #expect(process.terminationStatus != 0)
-        #expect(message.contains("every worker process exited"), "\(message)")
-        #expect(message.contains("--batch batch-"), "it says how to resume: \(message)")
+        try GridlockBinary.wait(process, seconds: 120)
+        #expect(process.terminationStatus == 0, "\(message)")
+        #expect(message.contains("2 worker restarts"), "\(message)")
+        let rows = try BatchCommandTests.export(database)
+        #expect(rows.count == lines.count)
+        for (index, line) in lines.enumerated() {
+            #expect(rows[index]?["moves"] as? Int == Int(line.split(separator: " ")[0]), "job \(index)")
+        }
+    }
+
+    @Test("workers that crash at start-up stop the batch with the reason within 10 s, instead of looping")
+    func crashingWorkersStopTheBatch() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let file = directory.appendingPathComponent("jobs.txt")
+        try (try ClusterHarness.sample(count: 50).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let started = Date()
+        let output = try GridlockBinary.run(
+            ["batch", file.path, "--workers", "2", "--db", directory.appendingPathComponent("r.sqlite").path, "--batch", "crashy"],
+            environment: ["GRIDLOCK_FAULT_INJECTION": "crash-at-start"])
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("died 5 times in a row"), "\(output.stderr)")
+        #expect(output.stderr.contains("--batch crashy resumes"), "\(output.stderr)")
     }
 }

@@ -96,11 +96,11 @@ struct ClusterReliabilityTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
-        let valid = WireMessage.stored(batch: "test", jobs: [1, 2, 3]).encoded()
+        let valid = WireMessage.stored(batch: "test", jobs: [1, 2, 3].map { StoredJob(job: $0, fingerprint: JobFingerprint(7)) }).encoded()
         for round in 0..<10_000 {
             var frames: [[UInt8]] = (0..<Int(1 + next() % 3)).map { _ in (0..<Int(next() % 48)).map { _ in UInt8(truncatingIfNeeded: next()) } }
             if round % 3 == 0 { frames = [Array(valid.prefix(Int(next() % UInt64(valid.count))))] }
-            if round % 5 == 0, !frames[0].isEmpty { frames[0].replaceSubrange(0..<min(4, frames[0].count), with: [0x47, 0x4C, 1, UInt8(next() % 10)].prefix(min(4, frames[0].count))) }
+            if round % 5 == 0, !frames[0].isEmpty { frames[0].replaceSubrange(0..<min(4, frames[0].count), with: [0x47, 0x4C, WireProtocol.version, UInt8(next() % 11)].prefix(min(4, frames[0].count))) }
             _ = try coordinator.send(frames, dontWait: true)
             _ = try sink.send(frames, dontWait: true)
         }

@@ -21,10 +21,13 @@ enum GridlockBinary {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> CommandOutput {
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> CommandOutput {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = repository
         let output = Pipe()
         let errors = Pipe()

@@ -14,7 +14,7 @@ struct WorkerQueueTests {
     }
 
     static func result(_ job: Job) -> JobResult {
-        JobResult(batch: job.batch, job: job.id, attempt: job.attempt, worker: WorkerIdentity(host: "h", pid: 1), status: "solved")
+        JobResult(batch: job.batch, job: job.id, attempt: job.attempt, worker: WorkerIdentity(host: "h", pid: 1), status: .solved)
     }
 
     /// Whether the wake signal has rung since it was last consumed (consuming it).

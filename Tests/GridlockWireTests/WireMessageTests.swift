@@ -9,7 +9,7 @@ struct WireMessageTests {
     static let worker = WorkerIdentity(host: "worker-3.example", pid: 4242)
 
     static var sampleResult: JobResult {
-        var result = JobResult(batch: "b-1", job: 17, attempt: 2, worker: worker, status: "solved")
+        var result = JobResult(batch: "b-1", job: 17, attempt: 2, worker: worker, status: .solved)
         result.moves = 23
         result.solution = "D up 1, E down 1, A right 4"
         result.cluster = 58_419
@@ -35,12 +35,15 @@ struct WireMessageTests {
         .jobs([]),
         .heartbeat(worker, jobs: [17, 18]),
         .heartbeat(worker, jobs: []),
-        .results([sampleResult, JobResult(batch: "b", job: -1, attempt: 0, worker: worker, status: "failed")]),
+        .results([sampleResult, JobResult(batch: "b", job: -1, attempt: 0, worker: worker, status: .failed)]),
         .results([sampleResult]),
-        .stored(batch: "b-1", jobs: [0, 1, 2, 1_000_000, -5]),
+        .stored(batch: "b-1", jobs: [StoredJob(job: 0, fingerprint: JobFingerprint(1)), StoredJob(job: -5, fingerprint: JobFingerprint(.max))]),
         .stored(batch: "b-1", jobs: []),
         .sinkHello,
-        .syncRequest(batch: "b-1"),
+        .storedQuery(batch: "b-1", from: 8_192, limit: 8_192),
+        .storedPage(batch: "b-1", from: 0, jobs: [StoredJob(job: 3, fingerprint: JobFingerprint(42))], complete: true),
+        .storedPage(batch: "b-1", from: 0, jobs: [], complete: false),
+        .forget(batch: "b-1", from: 12),
         .drained,
     ]
 
@@ -69,38 +72,76 @@ struct WireMessageTests {
         #expect(throws: WireError.badMagic) { try WireMessage.decode(Array("GET / HTTP/1.1".utf8)) }
     }
 
-    @Test("10,000 random and mutated frames never crash the decoder")
+    @Test("10,000 random and mutated frames of this version never crash the decoder, and reach its field checks")
     func randomFrames() {
         var state: UInt64 = 0x5EED
         func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
-        var rejected = 0
+        var rejections: [String: Int] = [:]
         for round in 0..<10_000 {
             var frame: [UInt8]
             if round % 2 == 0 {
-                frame = (0..<Int(next() % 64)).map { _ in UInt8(truncatingIfNeeded: next()) }
-                if round % 4 == 0, frame.count >= 4 { frame.replaceSubrange(0..<4, with: [0x47, 0x4C, 1, UInt8(1 + next() % 8)]) }
+                // A valid header of this version and a real kind, then random bytes: what the
+                // field decoders see.
+                frame = [0x47, 0x4C, WireProtocol.version, UInt8(1 + next() % 10)]
+                frame += (0..<Int(next() % 64)).map { _ in UInt8(truncatingIfNeeded: next()) }
             } else {
                 frame = Self.messages[Int(next() % UInt64(Self.messages.count))].encoded()
-                for _ in 0..<(1 + next() % 3) where !frame.isEmpty {
-                    frame[Int(next() % UInt64(frame.count))] = UInt8(truncatingIfNeeded: next())
+                for _ in 0..<(1 + next() % 3) where frame.count > 4 {
+                    frame[4 + Int(next() % UInt64(frame.count - 4))] = UInt8(truncatingIfNeeded: next())
                 }
             }
             do {
                 _ = try WireMessage.decode(frame)
             } catch {
-                rejected += 1
+                let name = switch error {
+                case .truncated: "truncated"
+                case .malformed: "malformed"
+                case .trailingBytes: "trailing"
+                case .badMagic, .unsupportedVersion, .unknownKind: "header"
+                }
+                rejections[name, default: 0] += 1
             }
         }
-        // Most random frames are rejected; a few mutations land on harmless bytes and decode.
-        #expect(rejected > 5_000)
+        // The header is always valid, so every rejection comes from a field check, and each
+        // kind of field check is reached.
+        #expect(rejections["header", default: 0] == 0, "\(rejections)")
+        #expect(rejections["truncated", default: 0] > 500, "\(rejections)")
+        #expect(rejections["malformed", default: 0] > 100, "\(rejections)")
+        #expect(rejections["trailing", default: 0] > 100, "\(rejections)")
     }
 
-    @Test("a declared length of gigabytes is refused before anything is allocated")
+    @Test("a declared length of gigabytes is refused by the length check before anything is allocated")
     func hugeLength() {
-        let frame: [UInt8] = [0x47, 0x4C, 1, 7, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]
-        #expect(throws: WireError.self) { try WireMessage.decode(frame) }
+        // A `stored` frame of this version whose batch name claims 2^35 bytes.
+        let frame: [UInt8] = [0x47, 0x4C, WireProtocol.version, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]
+        #expect(throws: WireError.malformed("string length 34359738368")) { try WireMessage.decode(frame) }
+        // A list that claims more elements than the frame has bytes.
+        let list: [UInt8] = [0x47, 0x4C, WireProtocol.version, 5, 1, 0x41, 0xFF, 0xFF, 0x03]
+        #expect(throws: WireError.truncated) { try WireMessage.decode(list) }
+    }
+
+    @Test("a job's fingerprint covers what decides its answer, and nothing else")
+    func fingerprints() {
+        let job = Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil)
+        let same = Job(batch: "b", id: 9, attempt: 3, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil, source: "x:3")
+        #expect(job.fingerprint == same.fingerprint)
+        let changes = [
+            Job(batch: "a", id: 1, attempt: 1, kind: "tilt", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "q", solver: "bfs", maxStates: 10, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "reference", maxStates: 10, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 11, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: 1),
+            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil,
+                options: JobReadOptions(tileGoal: "blank-first")),
+            // Fields run together differently must not collide.
+            Job(batch: "a", id: 1, attempt: 1, kind: "rushhourp", puzzle: "", solver: "bfs", maxStates: 10, timeoutSeconds: nil),
+        ]
+        for changed in changes { #expect(changed.fingerprint != job.fingerprint, "\(changed)") }
+        // The decoder recomputes it from the fields: a job cannot arrive with another's identity.
+        let decoded = try? WireMessage.decode(WireMessage.jobs([same]).encoded())
+        #expect(decoded == .jobs([same]))
     }
 }

@@ -37,40 +37,69 @@ public enum PuzzleDocument {
 
     /// The records of a document in order. `isSingleLine` sees each line without its
     /// surrounding whitespace. Works on UTF-8 bytes: a database file has millions of lines.
-    public static func records(in text: String, isSingleLine: (Substring) -> Bool) -> [PuzzleRecord] {
+    public static func records(in text: String, isSingleLine: @escaping (Substring) -> Bool) -> [PuzzleRecord] {
+        var splitter = PuzzleRecordSplitter(isSingleLine: isSingleLine)
         var records: [PuzzleRecord] = []
-        var pending: [NumberedLine] = []
-        func flush() {
-            if !pending.isEmpty { records.append(PuzzleRecord(lines: pending)) }
-            pending = []
-        }
         var number = 0
         // Split on bytes: "\r\n" is one Character, so splitting Characters on "\n" would not.
         for bytes in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
-            let line = bytes.last == 0x0D ? Substring(bytes.dropLast()) : Substring(bytes)
-            let trimmed = line.trimmingWhitespace
-            if trimmed.isEmpty {
-                flush()
-            } else if trimmed.hasPrefix(commentPrefix) {
-                continue
-            } else if isSingleLine(trimmed) {
-                flush()
-                records.append(PuzzleRecord(lines: [NumberedLine(number: number, text: String(line))]))
-            } else {
-                pending.append(NumberedLine(number: number, text: String(line)))
-            }
+            splitter.add(Substring(bytes), number: number) { records.append($0) }
         }
-        flush()
+        splitter.finish { records.append($0) }
         return records
+    }
+}
+
+/// The same splitting, one line at a time, for inputs read as a stream: a grid's lines wait
+/// until the blank line (or single-line record) that ends it.
+public struct PuzzleRecordSplitter {
+    private let isSingleLine: (Substring) -> Bool
+    private var pending: [NumberedLine] = []
+
+    public init(isSingleLine: @escaping (Substring) -> Bool) {
+        self.isSingleLine = isSingleLine
+    }
+
+    /// Lines of a grid not yet ended.
+    public var pendingLines: Int { pending.count }
+
+    /// Takes line `number` (without its "\n"); hands over every record it completes.
+    public mutating func add(_ rawLine: Substring, number: Int, _ emit: (PuzzleRecord) -> Void) {
+        let line = rawLine.utf8.last == 0x0D ? Substring(rawLine.utf8.dropLast()) : rawLine
+        let trimmed = line.trimmingWhitespace
+        if trimmed.isEmpty {
+            finish(emit)
+        } else if trimmed.hasPrefix(PuzzleDocument.commentPrefix) {
+            return
+        } else if isSingleLine(trimmed) {
+            finish(emit)
+            emit(PuzzleRecord(lines: [NumberedLine(number: number, text: String(line))]))
+        } else {
+            pending.append(NumberedLine(number: number, text: String(line)))
+        }
+    }
+
+    /// Ends the grid in progress, if any (at the end of the input).
+    public mutating func finish(_ emit: (PuzzleRecord) -> Void) {
+        if !pending.isEmpty { emit(PuzzleRecord(lines: pending)) }
+        pending = []
     }
 }
 
 extension PuzzleDocument {
     /// The one record of a text that must hold exactly one puzzle (a command-line argument, a
     /// job's text).
-    public static func onlyRecord(in text: String, isSingleLine: (Substring) -> Bool) throws(PuzzleInputError) -> PuzzleRecord {
-        let found = records(in: text, isSingleLine: isSingleLine)
+    public static func onlyRecord(
+        in text: String, firstLine: Int = 1, isSingleLine: @escaping (Substring) -> Bool
+    ) throws(PuzzleInputError) -> PuzzleRecord {
+        var found = records(in: text, isSingleLine: isSingleLine)
+        // A job's text is one record cut from a longer input: number its lines as they were there.
+        if firstLine != 1 {
+            for index in found.indices {
+                for line in found[index].lines.indices { found[index].lines[line].number += firstLine - 1 }
+            }
+        }
         guard found.count == 1 else {
             throw PuzzleInputError(
                 code: found.isEmpty ? "empty" : "several-puzzles",

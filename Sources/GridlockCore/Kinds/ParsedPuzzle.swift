@@ -26,12 +26,13 @@ public struct ParsedPuzzle: Sendable {
         }
     }
 
-    /// Reads text holding exactly one puzzle (a command-line argument, a job).
+    /// Reads text holding exactly one puzzle (a command-line argument, a job). `firstLine` is
+    /// the line the text starts on in its file, for error messages.
     public static func parse(
-        _ text: String, kind: PuzzleKind? = nil, tileOptions: TileReadOptions = TileReadOptions()
+        _ text: String, kind: PuzzleKind? = nil, tileOptions: TileReadOptions = TileReadOptions(), firstLine: Int = 1
     ) throws(PuzzleInputError) -> ParsedPuzzle {
-        let isSingleLine = kind.map { $0.isSingleLineRecord } ?? PuzzleKind.isSingleLineRecordOfAnyKind
-        return try parse(try PuzzleDocument.onlyRecord(in: text, isSingleLine: isSingleLine), kind: kind, tileOptions: tileOptions)
+        let record = try PuzzleDocument.onlyRecord(in: text, firstLine: firstLine, isSingleLine: PuzzleKind.singleLineTest(kind: kind))
+        return try parse(record, kind: kind, tileOptions: tileOptions)
     }
 
     /// One puzzle of one kind: the other kinds' fields stay nil.

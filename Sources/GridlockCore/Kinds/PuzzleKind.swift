@@ -65,9 +65,20 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
             && !TilePuzzle.isGridRow(trimmedLine)
     }
 
+    /// A splitter for a document read as a stream: of one kind, or of any when `kind` is nil.
+    public static func recordSplitter(kind: PuzzleKind?) -> PuzzleRecordSplitter {
+        PuzzleRecordSplitter(isSingleLine: singleLineTest(kind: kind))
+    }
+
     /// The records of a document: of one kind, or of any when `kind` is nil.
     public static func records(in text: String, kind: PuzzleKind?) -> [PuzzleRecord] {
-        PuzzleDocument.records(in: text, isSingleLine: kind.map { $0.isSingleLineRecord } ?? isSingleLineRecordOfAnyKind)
+        PuzzleDocument.records(in: text, isSingleLine: singleLineTest(kind: kind))
+    }
+
+    /// Which lines stand alone, for a document of one kind or of any.
+    public static func singleLineTest(kind: PuzzleKind?) -> (Substring) -> Bool {
+        guard let kind else { return { isSingleLineRecordOfAnyKind($0) } }
+        return { kind.isSingleLineRecord($0) }
     }
 
     /// The kind a record is written as (see the rules above).

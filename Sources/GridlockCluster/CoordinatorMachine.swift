@@ -1,0 +1,262 @@
+// The coordinator's decisions, with no socket, file or clock in them: events in (a frame, jobs
+// read from the input, a tick), actions out (send this frame, stop). `Coordinator.run` owns
+// the sockets and the input and only feeds events and performs actions, so every rule below is
+// unit tested without a network (CoordinatorMachineTests).
+//
+//   read ──> unverified ──(checked against the sink's stored pages)──> queued ──(ready)──>
+//   assigned ──(missing from heartbeat)──> awaiting store ──(stored, same fingerprint)──> gone
+//      ^ worker silent, job overran, result never stored: queued again (an attempt is burnt
+//        only when the job itself was running: a crash or an overrun, never a sink outage)
+//
+// Streaming: only jobs in flight and a bounded read-ahead are held. The machine asks for more
+// input (`wantedJobs`) as workers take jobs, and never holds more than `maximumTracked` jobs
+// whatever the batch's size. The total is known once the input has ended.
+//
+// Resume: the sink lists the stored jobs of the batch page by page, in job order, each with its
+// fingerprint. A job read from the input whose number is listed with the same fingerprint is
+// already done; with another fingerprint the input has changed since, and the batch stops,
+// naming the line, unless the user allowed it (`resumeChanged`: the job is solved again and
+// its row replaced). No job is dispatched before the page that covers it has arrived.
+
+import GridlockWire
+
+public struct CoordinatorMachine {
+    public struct Configuration: Sendable {
+        public var batch: String
+        public var maxAttempts = 3
+        public var silenceLimit = WireProtocol.workerSilenceLimit
+        /// Extra time past a job's own time limit before it counts as overrun.
+        public var overrunGrace: Duration = .seconds(2)
+        /// How long a finished job may wait for the sink's acknowledgement before it is re-issued.
+        public var storeTimeout: Duration = .seconds(10)
+        /// A changed input re-solves the changed jobs instead of stopping the batch.
+        public var resumeChanged = false
+        /// Jobs read ahead of the workers, ready to hand out.
+        public var readAhead = 4_096
+        /// The most jobs held at once (read ahead, in flight, awaiting the sink): the bound on
+        /// the coordinator's memory when the sink falls behind.
+        public var maximumTracked = 32_768
+        /// Who signs the results the coordinator reports itself (failed and unreadable jobs).
+        public var identity: WorkerIdentity
+
+        public init(batch: String, identity: WorkerIdentity) {
+            self.batch = batch
+            self.identity = identity
+        }
+    }
+
+    public enum Action: Sendable, Hashable {
+        /// A frame to one peer of the jobs socket (a worker, or the sink's connection).
+        case send(to: [UInt8], WireMessage)
+        /// Results the coordinator reports itself, to the sink's results socket.
+        case sendResults(WireMessage)
+        /// The batch is over: every job is stored, or it cannot go on.
+        case stop(CoordinatorStop)
+    }
+
+    enum JobState: Hashable {
+        /// Read and checked, waiting in `queued` or `retries` for a worker.
+        case queued
+        case assigned(worker: [UInt8], since: ContinuousClock.Instant)
+        case awaitingStore(since: ContinuousClock.Instant)
+        /// The coordinator sent this result itself (failed or unreadable) and waits for it to
+        /// be stored.
+        case reported(JobResult, since: ContinuousClock.Instant)
+    }
+
+    struct Tracked {
+        var job: Job
+        var state: JobState
+        /// Attempts that count against the job: each dispatch, less those that were not its fault.
+        var attempts = 0
+    }
+
+    struct WorkerInfo {
+        var identity: WorkerIdentity
+        var lastSeen: ContinuousClock.Instant
+        /// Jobs given to this worker and not yet seen finished.
+        var jobs: Set<Int> = []
+        /// How many more jobs it asked for.
+        var credit = 0
+        /// The job it is solving (first in its heartbeat) and since when: only the running job
+        /// can overrun or crash the worker, not the ones queued behind it.
+        var running: Int?
+        var runningSince: ContinuousClock.Instant?
+    }
+
+    /// A job missing from its worker's heartbeat counts as finished only after this long: the
+    /// heartbeat may have left before the job arrived.
+    static let handoverGrace: Duration = .seconds(1)
+
+    let configuration: Configuration
+    var tracked: [Int: Tracked] = [:]
+    /// Jobs read but not yet checked against what the sink stores.
+    var unverified = FIFO<ReadJob>()
+    var queued = FIFO<Int>()
+    /// Jobs to hand out again, before any new one (most recent first).
+    var retries: [Int] = []
+    var workers: [[UInt8]: WorkerInfo] = [:]
+    /// Workers with credit left, in the order they asked.
+    var idle: [[UInt8]] = []
+    var resume = ResumeCheck()
+    var inputEnded = false
+    var stopped = false
+    public internal(set) var progress = CoordinatorProgress()
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// How many more jobs the loop should read from the input now.
+    public var wantedJobs: Int {
+        guard !inputEnded, !stopped else { return 0 }
+        let waiting = unverified.count + queued.count
+        let room = configuration.maximumTracked - tracked.count - unverified.count
+        return max(0, min(configuration.readAhead - waiting, room))
+    }
+
+    // MARK: Events
+
+    /// Jobs read from the input, in order; `ended` once the input has no more.
+    public mutating func read(_ jobs: [ReadJob], ended: Bool, now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        for job in jobs { unverified.append(job) }
+        progress.read += jobs.count
+        if ended {
+            inputEnded = true
+            progress.total = progress.read
+        }
+        advance(now: now, &actions)
+        return actions
+    }
+
+    /// One multipart message from the jobs socket: the sender's routing id, then one frame.
+    public mutating func receive(_ frames: [[UInt8]], now: ContinuousClock.Instant) -> [Action] {
+        guard frames.count == 2 else {
+            progress.dropped.malformed += 1
+            return []
+        }
+        let sender = frames[0]
+        let message: WireMessage
+        do {
+            message = try WireMessage.decode(frames[1])
+        } catch {
+            progress.dropped.malformed += 1
+            return []
+        }
+        return receive(message, from: sender, now: now)
+    }
+
+    public mutating func receive(_ message: WireMessage, from sender: [UInt8], now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        switch message {
+        case .ready(let identity, let credit):
+            ready(sender, identity, credit: credit, now: now, &actions)
+        case .heartbeat(let identity, let held):
+            heartbeat(sender, identity, held: held, now: now)
+        case .stored(let batch, let jobs):
+            guard sender == resume.sink, batch == configuration.batch else {
+                progress.dropped.unexpected += 1
+                break
+            }
+            resume.lastHeard = now
+            for stored in jobs { settle(stored) }
+        case .sinkHello:
+            resume.sinkSaidHello(sender, batch: configuration.batch, now: now, &actions)
+        case .storedPage(let batch, let from, let jobs, let complete):
+            guard sender == resume.sink, batch == configuration.batch, resume.accept(from: from, jobs: jobs, complete: complete) else {
+                progress.dropped.unexpected += 1
+                break
+            }
+        case .jobs, .results, .storedQuery, .forget, .drained:
+            progress.dropped.unexpected += 1
+        }
+        advance(now: now, &actions)
+        return actions
+    }
+
+    /// Time passing: silent workers, overruns, results never stored.
+    public mutating func tick(now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        checkWorkers(now: now, &actions)
+        checkStores(now: now, &actions)
+        progress.liveWorkers = workers.count
+        advance(now: now, &actions)
+        return actions
+    }
+
+    // MARK: Moving jobs along
+
+    /// Checks read jobs against the stored pages, hands queued jobs to idle workers, and says
+    /// when the batch is over.
+    mutating func advance(now: ContinuousClock.Instant, _ actions: inout [Action]) {
+        guard !stopped else { return }
+        verify(now: now, &actions)
+        guard !stopped else { return }
+        for worker in idle where !(queued.isEmpty && retries.isEmpty) {
+            dispatch(to: worker, now: now, &actions)
+        }
+        progress.inFlight = tracked.count - queued.count - retries.count
+        if inputEnded, unverified.isEmpty, tracked.isEmpty, resume.endChecked {
+            progress.complete = true
+            for worker in idle { actions.append(.send(to: worker, .drained)) }
+            idle.removeAll()
+            stop(.complete, &actions)
+        }
+    }
+
+    /// A job's acknowledgement from the sink: done if it answers the job as it is now.
+    mutating func settle(_ stored: StoredJob) {
+        guard let entry = tracked[stored.job], entry.state != .queued, entry.job.fingerprint == stored.fingerprint else {
+            // An acknowledgement of a job stored already (a duplicate result) or never handed out.
+            progress.dropped.staleAcknowledgements += 1
+            return
+        }
+        if case .assigned(let worker, _) = entry.state { workers[worker]?.jobs.remove(stored.job) }
+        if case .reported(let result, _) = entry.state {
+            if result.status == .failed { progress.failed += 1 } else { progress.unreadable += 1 }
+        }
+        tracked[stored.job] = nil
+        progress.stored += 1
+    }
+}
+
+/// Why the coordinator stopped.
+public enum CoordinatorStop: Sendable, Hashable, CustomStringConvertible {
+    case complete
+    /// The input no longer matches the stored batch.
+    case inputChanged(String)
+
+    public var description: String {
+        switch self {
+        case .complete: "every job is stored"
+        case .inputChanged(let reason): reason
+        }
+    }
+}
+
+public struct CoordinatorProgress: Sendable, Hashable {
+    /// Jobs read from the input so far.
+    public var read = 0
+    /// Every job of the batch, once the input has ended.
+    public var total: Int?
+    /// Jobs stored by this run.
+    public var stored = 0
+    /// Jobs found stored by an earlier run of the batch, with the same fingerprint.
+    public var storedBefore = 0
+    /// Jobs stored before under another fingerprint, solved again (--resume-changed).
+    public var changed = 0
+    public var failed = 0
+    /// Records the coordinator reported invalid itself (over the size limit).
+    public var unreadable = 0
+    public var reissued = 0
+    public var inFlight = 0
+    public var liveWorkers = 0
+    public var dropped = DropCounts()
+    public var complete = false
+
+    public init() {}
+
+    /// Jobs done, by this run or an earlier one.
+    public var done: Int { stored + storedBefore }
+}

@@ -1,0 +1,33 @@
+// A first-in first-out queue on an array and a head index: taking from the front is O(1), and
+// the taken slots are dropped in bulk once they are half of the array.
+
+struct FIFO<Element> {
+    private var elements: [Element] = []
+    private var head = 0
+
+    init() {}
+
+    var isEmpty: Bool { head == elements.count }
+    var count: Int { elements.count - head }
+    var first: Element? { isEmpty ? nil : elements[head] }
+
+    mutating func append(_ element: Element) {
+        elements.append(element)
+    }
+
+    mutating func popFirst() -> Element? {
+        guard head < elements.count else { return nil }
+        let element = elements[head]
+        head += 1
+        if head >= 1_024, head * 2 >= elements.count {
+            elements.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+
+    mutating func removeAll() {
+        elements.removeAll()
+        head = 0
+    }
+}

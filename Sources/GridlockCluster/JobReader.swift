@@ -1,0 +1,188 @@
+// From input files to jobs, read as the coordinator needs them: one job per puzzle record and
+// solver, numbered in input order. Nothing is parsed here: the record's kind is told from its
+// shape (cheap), and the worker that solves the job parses it, once, and reports a record it
+// cannot read as `invalid` with the file, line and reason.
+//
+//   file ──64 KiB blocks──> LineReader ──lines──> PuzzleRecordSplitter ──records──> jobs
+//
+// Memory is one block, one record and the jobs asked for, whatever the input's size. A record
+// longer than `maximumRecordBytes` becomes an `unreadable` job: the coordinator reports it
+// as invalid itself, carrying only its first bytes.
+
+import Foundation
+import GridlockCore
+import GridlockWire
+
+/// Where a batch's puzzles come from.
+public enum JobInput: Sendable, Hashable {
+    case file(String)
+    case standardInput
+    /// Puzzle text given on the command line, reported under `name`.
+    case text(name: String, String)
+
+    var name: String {
+        switch self {
+        case .file(let path): path
+        case .standardInput: "stdin"
+        case .text(let name, _): name
+        }
+    }
+}
+
+/// What every job of a batch is solved with.
+public struct JobSpecification: Sendable {
+    public var batch: String
+    /// nil tells each record's kind from its shape.
+    public var kind: PuzzleKind?
+    /// Empty means each kind's default, else the listed solvers of each record's kind.
+    public var solvers: [String]
+    public var maxStates: Int
+    public var timeoutSeconds: Double?
+    public var tileOptions: TileReadOptions
+    public var maximumRecordBytes: Int
+
+    public static let defaultMaximumRecordBytes = 1 << 20
+
+    public init(
+        batch: String, kind: PuzzleKind? = nil, solvers: [String] = [], maxStates: Int, timeoutSeconds: Double? = nil,
+        tileOptions: TileReadOptions = TileReadOptions(), maximumRecordBytes: Int = defaultMaximumRecordBytes
+    ) {
+        self.batch = batch
+        self.kind = kind
+        self.solvers = solvers
+        self.maxStates = maxStates
+        self.timeoutSeconds = timeoutSeconds
+        self.tileOptions = tileOptions
+        self.maximumRecordBytes = maximumRecordBytes
+    }
+
+    var readOptions: JobReadOptions {
+        JobReadOptions(tileGoal: tileOptions.goal?.rawValue, tileWidth: tileOptions.size?.width, tileHeight: tileOptions.size?.height)
+    }
+}
+
+/// A job as read: to be solved by a worker, or (`unreadable`) reported invalid at once.
+public struct ReadJob: Sendable {
+    public var job: Job
+    public var unreadable: String?
+
+    public init(job: Job, unreadable: String? = nil) {
+        self.job = job
+        self.unreadable = unreadable
+    }
+}
+
+public final class JobReader {
+    private let specification: JobSpecification
+    private let readOptions: JobReadOptions
+    private var inputs: [JobInput]
+    private var current: (input: JobInput, lines: LineReader?, text: [Substring]?)?
+    private var splitter: PuzzleRecordSplitter
+    private var textLine = 0
+    private var ready: [ReadJob] = []
+    private var readyHead = 0
+    private var nextID = 0
+    public private(set) var ended = false
+
+    /// Checks every file can be opened now, so a typo fails before any work starts.
+    public init(_ inputs: [JobInput], specification: JobSpecification) throws {
+        for case .file(let path) in inputs where access(path, R_OK) != 0 {
+            throw ClusterError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        self.inputs = inputs.reversed()
+        self.specification = specification
+        readOptions = specification.readOptions
+        splitter = PuzzleKind.recordSplitter(kind: specification.kind)
+    }
+
+    /// Jobs read so far.
+    public var count: Int { nextID }
+
+    /// Up to `limit` more jobs, in order; fewer only at the end of the input.
+    public func next(_ limit: Int) throws -> [ReadJob] {
+        var jobs: [ReadJob] = []
+        while jobs.count < limit {
+            if readyHead < ready.count {
+                let take = min(limit - jobs.count, ready.count - readyHead)
+                jobs += ready[readyHead..<(readyHead + take)]
+                readyHead += take
+                continue
+            }
+            ready.removeAll(keepingCapacity: true)
+            readyHead = 0
+            guard try readRecord() else { break }
+        }
+        return jobs
+    }
+
+    /// Reads lines until at least one record is complete; false at the end of every input.
+    private func readRecord() throws -> Bool {
+        while ready.isEmpty {
+            if current == nil {
+                guard let input = inputs.popLast() else {
+                    ended = true
+                    return false
+                }
+                switch input {
+                case .file(let path):
+                    current = (input, try LineReader(path: path, maximumBytes: specification.maximumRecordBytes), nil)
+                case .standardInput:
+                    current = (input, LineReader(descriptor: 0, closeWhenDone: false, maximumBytes: specification.maximumRecordBytes), nil)
+                case .text(_, let text):
+                    textLine = 0
+                    current = (input, nil, text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) })
+                }
+            }
+            let name = current!.input.name
+            if let line = try nextLine() {
+                if let oversized = line.oversizedBytes {
+                    // Whatever grid was in progress ends here; the long line is a record of its own.
+                    splitter.finish { add($0, from: name) }
+                    addOversized(line, length: oversized, from: name)
+                } else {
+                    splitter.add(line.text, number: line.number) { add($0, from: name) }
+                }
+            } else {
+                splitter.finish { add($0, from: name) }
+                current = nil
+            }
+        }
+        return true
+    }
+
+    private func nextLine() throws -> LineReader.Line? {
+        if let lines = current?.lines { return try lines.next() }
+        guard let text = current?.text, textLine < text.count else { return nil }
+        textLine += 1
+        return LineReader.Line(number: textLine, text: text[textLine - 1], oversizedBytes: nil)
+    }
+
+    private func add(_ record: PuzzleRecord, from name: String) {
+        let kind = specification.kind ?? PuzzleKind.detect(record)
+        let text = record.text
+        let bytes = text.utf8.count
+        let unreadable = bytes > specification.maximumRecordBytes
+            ? "\(name):\(record.firstLine): the record is \(bytes) bytes, over the limit of \(specification.maximumRecordBytes) (--max-record-bytes)"
+            : nil
+        let kept = unreadable == nil ? text : String(decoding: text.utf8.prefix(LineReader.keptBytes), as: UTF8.self)
+        for solver in kind.solvers(from: specification.solvers) {
+            ready.append(ReadJob(job: makeJob(kind: kind, text: kept, solver: solver, name: name, line: record.firstLine), unreadable: unreadable))
+        }
+    }
+
+    private func addOversized(_ line: LineReader.Line, length: Int, from name: String) {
+        let kind = specification.kind ?? .rushhour
+        let reason = "\(name):\(line.number): the line is \(length) bytes, over the limit of \(specification.maximumRecordBytes) (--max-record-bytes)"
+        for solver in kind.solvers(from: specification.solvers) {
+            ready.append(ReadJob(job: makeJob(kind: kind, text: String(line.text), solver: solver, name: name, line: line.number), unreadable: reason))
+        }
+    }
+
+    private func makeJob(kind: PuzzleKind, text: String, solver: String, name: String, line: Int) -> Job {
+        defer { nextID += 1 }
+        return Job(
+            batch: specification.batch, id: nextID, attempt: 0, kind: kind.rawValue, puzzle: text, solver: solver,
+            maxStates: specification.maxStates, timeoutSeconds: specification.timeoutSeconds, source: "\(name):\(line)",
+            firstLine: line, options: readOptions)
+    }
+}

@@ -1,0 +1,128 @@
+// Worker processes started, watched and replaced: `gridlock batch` and `gridlock worker
+// --processes N` keep N of them running until the work is done, restarting one that dies
+// (RestartPolicy.swift says when to stop trying).
+
+import Foundation
+
+public final class WorkerSupervisor: @unchecked Sendable {
+    public struct Child {
+        var process: Process
+        var started: ContinuousClock.Instant
+    }
+
+    private let executable: String
+    private let arguments: [String]
+    private let environment: [String: String]?
+    /// Whether a worker that exits with status 0 is replaced (a batch's workers exit 0 only
+    /// when drained; a pool's may exit 0 for good).
+    private let replaceCleanExits: Bool
+    private let lock = NSLock()
+    private var children: [Child] = []
+    private var pendingRestarts: [ContinuousClock.Instant] = []
+    private var policy: RestartPolicy
+    private let clock = ContinuousClock()
+    public private(set) var restarts = 0
+    public private(set) var gaveUp: String?
+
+    public init(
+        executable: String, arguments: [String], environment: [String: String]? = nil, replaceCleanExits: Bool,
+        policy: RestartPolicy = RestartPolicy()
+    ) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.replaceCleanExits = replaceCleanExits
+        self.policy = policy
+    }
+
+    /// Starts `count` workers.
+    public func start(_ count: Int) throws {
+        try lock.withLock {
+            for _ in 0..<count { children.append(try spawn()) }
+        }
+    }
+
+    /// Notices dead workers and starts their replacements when due. Returns the reason once it
+    /// has given up.
+    @discardableResult
+    public func check() -> String? {
+        lock.withLock {
+            guard gaveUp == nil else { return gaveUp }
+            let now = clock.now
+            var alive: [Child] = []
+            for child in children {
+                if child.process.isRunning {
+                    alive.append(child)
+                    continue
+                }
+                let clean = child.process.terminationReason == .exit && child.process.terminationStatus == 0
+                if clean && !replaceCleanExits { continue }
+                switch policy.died(after: child.started.duration(to: now), how: Self.describe(child.process)) {
+                case .restart(let pause): pendingRestarts.append(now.advanced(by: pause))
+                case .giveUp(let reason):
+                    gaveUp = reason
+                    children = alive
+                    return reason
+                }
+            }
+            children = alive
+            while let due = pendingRestarts.first, due <= now {
+                pendingRestarts.removeFirst()
+                if let child = try? spawn() {
+                    children.append(child)
+                    restarts += 1
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Workers running now.
+    public var alive: Int {
+        lock.withLock { children.filter { $0.process.isRunning }.count }
+    }
+
+    /// Whether every worker has exited and none is due to start.
+    public var allExited: Bool {
+        lock.withLock { pendingRestarts.isEmpty && children.allSatisfy { !$0.process.isRunning } }
+    }
+
+    public var processIdentifiers: [Int32] {
+        lock.withLock { children.map(\.process.processIdentifier) }
+    }
+
+    /// Waits up to `grace` for every worker to exit, then ends the rest with SIGTERM, then SIGKILL.
+    public func stop(grace: Duration = .seconds(2), signal: Int32? = nil) {
+        let processes = lock.withLock {
+            pendingRestarts.removeAll()
+            return children.map(\.process)
+        }
+        if let signal { for process in processes where process.isRunning { kill(process.processIdentifier, signal) } }
+        let deadline = clock.now.advanced(by: grace)
+        while processes.contains(where: \.isRunning), clock.now < deadline { usleep(10_000) }
+        for process in processes where process.isRunning { process.terminate() }
+        let killDeadline = clock.now.advanced(by: .seconds(2))
+        while processes.contains(where: \.isRunning), clock.now < killDeadline { usleep(10_000) }
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for process in processes { process.waitUntilExit() }
+    }
+
+    private func spawn() throws -> Child {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        try process.run()
+        return Child(process: process, started: clock.now)
+    }
+
+    static func describe(_ process: Process) -> String {
+        process.terminationReason == .uncaughtSignal
+            ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+    }
+
+    /// This executable's path, to start more of it.
+    public static var currentExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
