@@ -17,10 +17,22 @@ extension CoordinatorMachine {
         var worker = workers[sender] ?? WorkerInfo(identity: identity, lastSeen: now)
         worker.identity = identity
         // A worker holds at most the protocol's window, whatever it asks for.
-        worker.credit = max(0, min(credit, WireProtocol.maximumCredit - worker.jobs.count))
+        worker.credit = max(0, min(credit, WireProtocol.maximumCredit - stillHeld(by: worker)))
         workers[sender] = worker
         if worker.credit > 0, !idle.contains(sender) { idle.append(sender) }
         dispatch(to: sender, now: now, &actions)
+    }
+
+    /// Jobs the worker may still hold: those its last heartbeat listed, and those sent since.
+    /// The rest it has finished (their results are on the way to the sink), and counting them
+    /// would starve a fast worker of credit until the sink acknowledges them.
+    func stillHeld(by worker: WorkerInfo) -> Int {
+        guard let lastHeartbeat = worker.lastHeartbeat else { return worker.jobs.count }
+        return worker.jobs.count { job in
+            if worker.lastHeld.contains(job) { return true }
+            guard case .assigned(_, let since)? = tracked[job]?.state else { return false }
+            return since >= lastHeartbeat
+        }
     }
 
     mutating func heartbeat(_ sender: [UInt8], _ identity: WorkerIdentity, held: [Int], now: ContinuousClock.Instant) {
@@ -35,6 +47,8 @@ extension CoordinatorMachine {
             worker.runningSince = now
         }
         let stillHeld = Set(held)
+        worker.lastHeld = stillHeld
+        worker.lastHeartbeat = now
         for job in worker.jobs where !stillHeld.contains(job) {
             guard let entry = tracked[job], case .assigned(let owner, let since) = entry.state, owner == sender else {
                 worker.jobs.remove(job)

@@ -82,6 +82,9 @@ public struct CoordinatorMachine {
         /// can overrun or crash the worker, not the ones queued behind it.
         var running: Int?
         var runningSince: ContinuousClock.Instant?
+        /// The jobs its last heartbeat listed, and when it came.
+        var lastHeld: Set<Int> = []
+        var lastHeartbeat: ContinuousClock.Instant?
     }
 
     /// A job missing from its worker's heartbeat counts as finished only after this long: the

@@ -68,6 +68,9 @@ public enum Worker {
         var lastBeat = clock.now
         func ask(_ credit: Int?) throws {
             guard let credit, credit > 0 else { return }
+            // Say what is still held first: the coordinator counts a worker's credit against the
+            // jobs it may still hold, and without this it would count the ones just finished.
+            try coordinator.send([WireMessage.heartbeat(configuration.identity, jobs: queue.held()).encoded()], dontWait: true)
             try coordinator.send([WireMessage.ready(configuration.identity, credit: credit).encoded()], dontWait: true)
             waitingForJobs = true
         }
