@@ -23,23 +23,21 @@ enum PatternDatabaseCache {
     }
 
     /// Makes solves read the cache (and fill it when empty) instead of building in memory.
+    /// Processes that need the same tables at once (a batch's workers) take turns on a lock
+    /// file, so one builds and the others load what it saved.
     static func installLoader() {
         TilePatternDatabases.shared.setLoader { goal in
-            (try? load(goal: goal, partition: .sixSixThree)) ?? build(goal: goal, partition: .sixSixThree).database
+            let lock = lockFile(goal: goal, partition: .sixSixThree)
+            defer { if lock >= 0 { close(lock) } }
+            if lock >= 0 { flock(lock, LOCK_EX) }
+            return (try? load(goal: goal, partition: .sixSixThree)) ?? build(goal: goal, partition: .sixSixThree).database
         }
     }
 
-    /// Builds the tables the jobs will need before any worker starts, so that the workers
-    /// load them instead of each building its own.
-    static func prepare(for jobs: [Job]) {
-        var goals: Set<TileGoal> = []
-        for job in jobs where job.kind == PuzzleKind.tiles.rawValue && job.solver == TilePatternDatabaseSolver().name {
-            guard let puzzle = try? TilePuzzle.parse(job.puzzle), puzzle.width == 4, puzzle.height == 4 else { continue }
-            goals.insert(puzzle.goal)
-        }
-        for goal in goals where (try? load(goal: goal, partition: .sixSixThree)) == nil {
-            build(goal: goal, partition: .sixSixThree)
-        }
+    /// An open lock file beside the tables' file; -1 when the cache directory cannot be made.
+    static func lockFile(goal: TileGoal, partition: TilePatternDatabase.Partition) -> Int32 {
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return open(file(goal: goal, partition: partition).path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
     }
 
     static func load(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> TilePatternDatabase {
