@@ -14,7 +14,9 @@ extension CoordinatorMachine {
             return
         }
         // Asking for work is no sign of working: only a new worker's first word counts as seen.
-        var worker = workers[sender] ?? WorkerInfo(identity: identity, lastSeen: now)
+        // Taken out of the table while it changes: a copy left there would make every change
+        // to its sets copy them whole.
+        var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)
         worker.identity = identity
         // A worker holds at most the protocol's window, whatever it asks for.
         worker.credit = max(0, min(credit, WireProtocol.maximumCredit - stillHeld(by: worker)))
@@ -27,64 +29,74 @@ extension CoordinatorMachine {
     /// The rest it has finished (their results are on the way to the sink), and counting them
     /// would starve a fast worker of credit until the sink acknowledges them.
     func stillHeld(by worker: WorkerInfo) -> Int {
-        guard let lastHeartbeat = worker.lastHeartbeat else { return worker.jobs.count }
-        return worker.jobs.count { job in
-            if worker.lastHeld.contains(job) { return true }
-            guard case .assigned(_, let since)? = tracked[job]?.state else { return false }
-            return since >= lastHeartbeat
-        }
+        worker.lastHeartbeat == nil ? worker.sent.count : worker.lastHeldCount + worker.sentSinceHeartbeat
     }
 
+    /// What a worker holds, the running job first. A worker solves its jobs in the order they
+    /// were sent, so every job sent before the first one it still holds is finished: its result
+    /// is on the way to the sink. This costs the jobs finished since the last heartbeat, not
+    /// every job the worker ever had whose result the sink has yet to acknowledge.
     mutating func heartbeat(_ sender: [UInt8], _ identity: WorkerIdentity, held: [Int], now: ContinuousClock.Instant) {
         guard held.count <= WireProtocol.maximumCredit else {
             progress.dropped.malformed += 1
             return
         }
-        var worker = workers[sender] ?? WorkerInfo(identity: identity, lastSeen: now)
+        var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)
         worker.lastSeen = now
         if held.first != worker.running {
             worker.running = held.first
             worker.runningSince = now
         }
-        let stillHeld = Set(held)
-        worker.lastHeld = stillHeld
         worker.lastHeartbeat = now
-        for job in worker.jobs where !stillHeld.contains(job) {
-            guard let entry = tracked[job], case .assigned(let owner, let since) = entry.state, owner == sender else {
-                worker.jobs.remove(job)
+        worker.lastHeldCount = held.count
+        worker.sentSinceHeartbeat = 0
+        let heldHere = Set(held)
+        let firstHeld = held.first { isAssigned($0, to: sender) }
+        while let job = worker.sent.first, job != firstHeld {
+            guard case .assigned(let owner, let since)? = state(of: job), owner == sender else {
+                _ = worker.sent.popFirst()  // Stored already, or moved to another worker.
                 continue
             }
-            if since.duration(to: now) > Self.handoverGrace {
-                worker.jobs.remove(job)
-                tracked[job]!.state = .awaitingStore(since: now)
-            }
+            // Held after all (sent to this worker twice), or, when it holds none of its jobs, sent so
+            // recently that the heartbeat may have left before the job arrived.
+            if heldHere.contains(job) || (firstHeld == nil && since.duration(to: now) <= Self.handoverGrace) { break }
+            _ = worker.sent.popFirst()
+            tracked[job]!.state = .awaitingStore(since: now)
         }
         workers[sender] = worker
     }
 
+    func isAssigned(_ job: Int, to worker: [UInt8]) -> Bool {
+        guard case .assigned(let owner, _)? = state(of: job) else { return false }
+        return owner == worker
+    }
+
     /// Gives queued jobs to a worker that asked, as many as its credit, in as few frames as fit.
     mutating func dispatch(to worker: [UInt8], now: ContinuousClock.Instant, _ actions: inout [Action]) {
-        guard var info = workers[worker] else {
+        guard var info = workers.removeValue(forKey: worker) else {
             idle.removeAll { $0 == worker }
             return
         }
         var group: [Job] = []
         var groupBytes = 0
         while info.credit > 0, let id = retries.popLast() ?? queued.popFirst() {
-            guard var entry = tracked[id], entry.state == .queued else { continue }
+            guard var entry = tracked[id], case .queued = entry.state else { continue }
             entry.attempts += 1
-            entry.job.attempt = entry.attempts
             entry.state = .assigned(worker: worker, since: now)
             tracked[id] = entry
-            info.jobs.insert(id)
+            var job = entry.job
+            job.attempt = entry.attempts
+            info.sent.append(id)
+            info.sentSinceHeartbeat += 1
             info.credit -= 1
-            if groupBytes + entry.job.puzzle.utf8.count > Self.jobBytesPerFrame, !group.isEmpty {
+            let bytes = job.puzzle.utf8.count
+            if groupBytes + bytes > Self.jobBytesPerFrame, !group.isEmpty {
                 actions.append(.send(to: worker, .jobs(group)))
                 group.removeAll()
                 groupBytes = 0
             }
-            group.append(entry.job)
-            groupBytes += entry.job.puzzle.utf8.count
+            group.append(job)
+            groupBytes += bytes
         }
         if !group.isEmpty { actions.append(.send(to: worker, .jobs(group))) }
         workers[worker] = info
@@ -110,8 +122,7 @@ extension CoordinatorMachine {
     mutating func forget(_ id: [UInt8], fault: String, now: ContinuousClock.Instant, _ actions: inout [Action]) {
         guard let info = workers.removeValue(forKey: id) else { return }
         idle.removeAll { $0 == id }
-        for job in info.jobs.sorted() {
-            guard let entry = tracked[job], case .assigned(let owner, _) = entry.state, owner == id else { continue }
+        for job in info.sent.contents where isAssigned(job, to: id) {
             requeue(job, fault: job == info.running ? fault : nil, now: now, &actions)
         }
     }

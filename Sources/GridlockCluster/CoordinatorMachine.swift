@@ -65,26 +65,45 @@ public struct CoordinatorMachine {
     }
 
     struct Tracked {
-        var job: Job
+        /// Held by reference: the lease checks copy entries often, and a `Job` copied by value
+        /// costs a retain for each of its strings.
+        private let shared: SharedJob
         var state: JobState
         /// Attempts that count against the job: each dispatch, less those that were not its fault.
         var attempts = 0
+
+        init(job: Job, state: JobState) {
+            shared = SharedJob(job)
+            self.state = state
+        }
+
+        /// The job as read; `attempt` is set on the copy each dispatch sends.
+        var job: Job { shared.job }
+    }
+
+    final class SharedJob: Sendable {
+        let job: Job
+        init(_ job: Job) { self.job = job }
     }
 
     struct WorkerInfo {
         var identity: WorkerIdentity
         var lastSeen: ContinuousClock.Instant
-        /// Jobs given to this worker and not yet seen finished.
-        var jobs: Set<Int> = []
+        /// Jobs sent to this worker, in the order sent, which is the order it solves them, until
+        /// a heartbeat shows them finished. An entry whose job has since been stored or moved to
+        /// another worker is dropped when met: its state says so.
+        var sent = FIFO<Int>()
         /// How many more jobs it asked for.
         var credit = 0
         /// The job it is solving (first in its heartbeat) and since when: only the running job
         /// can overrun or crash the worker, not the ones queued behind it.
         var running: Int?
         var runningSince: ContinuousClock.Instant?
-        /// The jobs its last heartbeat listed, and when it came.
-        var lastHeld: Set<Int> = []
+        /// When its last heartbeat came, how many jobs it listed, and how many were sent since:
+        /// what it may still hold.
         var lastHeartbeat: ContinuousClock.Instant?
+        var lastHeldCount = 0
+        var sentSinceHeartbeat = 0
     }
 
     /// A job missing from its worker's heartbeat counts as finished only after this long: the
@@ -208,18 +227,26 @@ public struct CoordinatorMachine {
         }
     }
 
+    /// A tracked job's state, read in place: copying its whole entry costs a retain per string,
+    /// and the credit and heartbeat checks look up every job a worker holds.
+    func state(of job: Int) -> JobState? {
+        tracked[job]?.state
+    }
+
     /// A job's acknowledgement from the sink: done if it answers the job as it is now.
     mutating func settle(_ stored: StoredJob) {
-        guard let entry = tracked[stored.job], entry.state != .queued, entry.job.fingerprint == stored.fingerprint else {
+        guard let index = tracked.index(forKey: stored.job), tracked.values[index].state != .queued,
+              tracked.values[index].job.fingerprint == stored.fingerprint
+        else {
             // An acknowledgement of a job stored already (a duplicate result) or never handed out.
             progress.dropped.staleAcknowledgements += 1
             return
         }
-        if case .assigned(let worker, _) = entry.state { workers[worker]?.jobs.remove(stored.job) }
-        if case .reported(let result, _) = entry.state {
+        // Its worker's list of sent jobs drops it at the next heartbeat.
+        let state = tracked.remove(at: index).value.state
+        if case .reported(let result, _) = state {
             if result.status == .failed { progress.failed += 1 } else { progress.unreadable += 1 }
         }
-        tracked[stored.job] = nil
         progress.stored += 1
     }
 }

@@ -10,6 +10,8 @@ struct FIFO<Element> {
     var isEmpty: Bool { head == elements.count }
     var count: Int { elements.count - head }
     var first: Element? { isEmpty ? nil : elements[head] }
+    /// The elements, first to last.
+    var contents: ArraySlice<Element> { elements[head...] }
 
     mutating func append(_ element: Element) {
         elements.append(element)

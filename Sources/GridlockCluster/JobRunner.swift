@@ -3,9 +3,12 @@
 //
 // Peak memory: writing 5 to /proc/self/clear_refs resets the kernel's high-water mark of the
 // process's resident set, so VmHWM read from /proc/self/status after the job is that job's
-// peak (on top of what the process already held). getrusage's ru_maxrss cannot be reset, and
-// for a spawned child it would include the parent's. Both files stay open for the worker's
-// life: opening them per job cost 12 µs, as much as solving a trivial job.
+// peak (on top of what the process already held). Both files stay open for the worker's life:
+// opening them per job cost 12 µs, as much as solving a trivial job. Reading the status file
+// still costs about 4 µs (the kernel prints all of it), so the meter asks getrusage first: its
+// ru_maxrss is the same high-water mark, but never below a floor the kernel carried over at
+// exec from the process that spawned us (the batch's own peak). A reading above that floor is
+// exact; only one at or below it is read from the status file.
 //
 // One bad job never kills the worker: an unreadable puzzle is an `invalid` result, an unknown
 // kind or solver a `failed` one, each with its reason.
@@ -137,8 +140,22 @@ enum ThreadClock {
 public final class PeakMemoryMeter {
     private let clearRefs = open("/proc/self/clear_refs", O_WRONLY)
     private let status = open("/proc/self/status", O_RDONLY)
+    /// The most the exec-time floor under getrusage's figure can be: readings above it are the
+    /// high-water mark itself.
+    private var rusageFloorBound = Int.max
+    /// Jobs measured, and those that needed the status file: for the tests.
+    private(set) var readings = 0
+    private(set) var statusReadings = 0
 
-    public init() {}
+    public init() {
+        guard clearRefs >= 0, status >= 0 else { return }
+        reset()
+        let rusage = Self.rusageHighWaterMarkBytes()
+        let status = statusHighWaterMarkBytes()
+        // getrusage = max(floor, mark): above the mark, it is the floor; else the floor is at
+        // most the mark.
+        rusageFloorBound = rusage > status ? rusage : status
+    }
 
     deinit {
         if clearRefs >= 0 { close(clearRefs) }
@@ -150,9 +167,30 @@ public final class PeakMemoryMeter {
         _ = write(clearRefs, "5", 1)
     }
 
-    /// VmHWM from /proc/self/status, in bytes (0 where /proc is missing). Read with plain
-    /// system calls into a stack buffer: it runs after every job, trivial ones included.
+    /// The high-water mark since the last reset, in bytes (0 where /proc is missing).
     func highWaterMarkBytes() -> Int {
+        readings += 1
+        return Self.highWaterMark(rusage: Self.rusageHighWaterMarkBytes(), floorBound: rusageFloorBound) {
+            statusReadings += 1
+            return statusHighWaterMarkBytes()
+        }
+    }
+
+    /// getrusage's figure when it is above the floor the kernel may put under it, else the
+    /// status file's.
+    static func highWaterMark(rusage: Int, floorBound: Int, status: () -> Int) -> Int {
+        rusage > floorBound ? rusage : status()
+    }
+
+    private static func rusageHighWaterMarkBytes() -> Int {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return usage.ru_maxrss * 1024
+    }
+
+    /// VmHWM from /proc/self/status. Read with plain system calls into a stack buffer: it may
+    /// run after every job, trivial ones included.
+    private func statusHighWaterMarkBytes() -> Int {
         guard status >= 0 else { return 0 }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
             // A /proc file is generated afresh by each read from offset 0.

@@ -113,4 +113,170 @@ struct CoordinatorMachineTests {
         _ = machine.read((0..<8).map { Self.job($0) }, ended: false, now: Self.t0)
         #expect(machine.wantedJobs == 0)
     }
+
+    static func sentResults(_ actions: [CoordinatorMachine.Action]) -> [JobResult] {
+        actions.flatMap { action -> [JobResult] in
+            if case .sendResults(.results(let results)) = action { return results }
+            return []
+        }
+    }
+
+    static func isAwaitingStore(_ machine: CoordinatorMachine, _ job: Int) -> Bool {
+        if case .awaitingStore? = machine.state(of: job) { return true }
+        return false
+    }
+
+    @Test("jobs sent before the first one a heartbeat lists are finished, and no longer count against the credit")
+    func heartbeatFinishesTheJobsBeforeTheFirstHeld() {
+        var machine = Self.machine(jobs: 300)
+        _ = machine.receive(.ready(Self.identity, credit: 10), from: Self.worker, now: Self.t0)
+        let soon = Self.t0.advanced(by: .milliseconds(100))
+        _ = machine.receive(.heartbeat(Self.identity, jobs: [5, 6, 7, 8, 9]), from: Self.worker, now: soon)
+        #expect((0..<5).allSatisfy { Self.isAwaitingStore(machine, $0) })
+        #expect((5..<10).allSatisfy { machine.isAssigned($0, to: Self.worker) })
+        // It holds 5, so it may be sent 251 more, not 246.
+        let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: soon))
+        #expect(more.count == WireProtocol.maximumCredit - 5)
+    }
+
+    @Test("a heartbeat listing none of its jobs finishes only those sent longer ago than the hand-over grace")
+    func emptyHeartbeatWaitsForTheGrace() {
+        var machine = Self.machine(jobs: 300)
+        _ = machine.receive(.ready(Self.identity, credit: 4), from: Self.worker, now: Self.t0)
+        // The heartbeat may have left before the jobs arrived.
+        let soon = Self.t0.advanced(by: .milliseconds(10))
+        _ = machine.receive(.heartbeat(Self.identity, jobs: []), from: Self.worker, now: soon)
+        #expect((0..<4).allSatisfy { machine.isAssigned($0, to: Self.worker) })
+        // Or it finished them all: either way they do not hold back its next ask.
+        let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: soon))
+        #expect(more.count == WireProtocol.maximumCredit)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: more.map(\.id)), from: Self.worker, now: Self.t0.advanced(by: .seconds(2)))
+        #expect((0..<4).allSatisfy { Self.isAwaitingStore(machine, $0) })
+    }
+
+    @Test("a heartbeat listing more jobs than any worker may hold is dropped as malformed")
+    func oversizedHeartbeatIsDropped() {
+        var machine = Self.machine(jobs: 1)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...WireProtocol.maximumCredit)), from: Self.worker, now: Self.t0)
+        #expect(machine.progress.dropped.malformed == 1)
+        #expect(machine.workers.isEmpty)
+    }
+
+    @Test("a running job past its time limit and the grace costs its worker the lease, and the job an attempt")
+    func overrunningJobIsReissued() {
+        var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
+        var slow = Self.job(0)
+        slow.job.timeoutSeconds = 1
+        _ = machine.read([slow], ended: true, now: Self.t0)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+        _ = machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)
+        // Still heartbeating, so never silent: only the time limit can take the job back.
+        // It starts running at t0 (its first heartbeat): limit 1 s plus 2 s of grace ends at 3 s.
+        for step in 0...3 {
+            let now = Self.t0.advanced(by: .milliseconds(step * 900))
+            _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: now)
+            _ = machine.tick(now: now)
+        }
+        #expect(machine.progress.reissued == 0)
+        let late = Self.t0.advanced(by: .milliseconds(3_100))
+        _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: late)
+        _ = machine.tick(now: late)
+        #expect(machine.progress.reissued == 1)
+        let again = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1), from: [2], now: late))
+        #expect(again.map(\.attempt) == [2])
+    }
+
+    @Test("a job out of attempts is reported failed by the coordinator itself, and resent until the sink stores it")
+    func jobOutOfAttemptsIsReportedFailed() {
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+        configuration.maxAttempts = 1
+        var machine = CoordinatorMachine(configuration: configuration)
+        _ = machine.read([Self.job(0)], ended: true, now: Self.t0)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+        _ = machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: Self.t0)
+        let silent = Self.t0.advanced(by: .seconds(5))
+        let failed = Self.sentResults(machine.tick(now: silent))
+        #expect(failed.map(\.status) == [.failed])
+        #expect(failed.first?.error?.contains("went silent") == true)
+        // Not acknowledged within the store timeout: sent again.
+        #expect(Self.sentResults(machine.tick(now: silent.advanced(by: .seconds(5)))).isEmpty)
+        #expect(Self.sentResults(machine.tick(now: silent.advanced(by: .seconds(11)))).count == 1)
+        let done = machine.receive(.stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: Self.job(0).job.fingerprint)]), from: Self.sink, now: silent)
+        #expect(done.contains(.stop(.complete)))
+        #expect(machine.progress.failed == 1)
+    }
+
+    @Test("a finished job the sink never acknowledges is solved again, but not while the sink is silent")
+    func unacknowledgedResultIsReissuedOnlyWhileTheSinkIsHeard() {
+        var machine = Self.machine(jobs: 2)
+        _ = machine.receive(.ready(Self.identity, credit: 2), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: [1]), from: Self.worker, now: Self.t0)
+        #expect(Self.isAwaitingStore(machine, 0))
+        // The sink has said nothing for longer than the store timeout: re-issuing would only
+        // repeat work it cannot store.
+        let later = Self.t0.advanced(by: .seconds(12))
+        _ = machine.receive(.heartbeat(Self.identity, jobs: [1]), from: Self.worker, now: later)
+        _ = machine.tick(now: later)
+        #expect(machine.progress.reissued == 0)
+        // The sink is heard again (it acknowledges job 1), so job 0's missing acknowledgement counts.
+        _ = machine.receive(.stored(batch: "b", jobs: [StoredJob(job: 1, fingerprint: Self.job(1).job.fingerprint)]), from: Self.sink, now: later)
+        _ = machine.tick(now: later.advanced(by: .seconds(1)))
+        #expect(machine.progress.reissued == 1)
+    }
+
+    @Test("a record too long to read is reported invalid by the coordinator, never sent to a worker")
+    func unreadableRecordIsReportedInvalid() {
+        var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
+        var long = Self.job(0)
+        long.unreadable = "f.txt:1: the line is 9999999 bytes, over the limit"
+        _ = machine.read([long], ended: true, now: Self.t0)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        let page = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+        let reported = Self.sentResults(page)
+        #expect(reported.map(\.status) == [.invalid])
+        #expect(reported.first?.error == long.unreadable)
+        #expect(Self.dispatched(machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)).isEmpty)
+        _ = machine.receive(.stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: long.job.fingerprint)]), from: Self.sink, now: Self.t0)
+        #expect(machine.progress.unreadable == 1)
+    }
+
+    @Test("once every job is stored, a worker that asks is told the batch is drained")
+    func drainedAfterCompletion() {
+        var machine = Self.machine(jobs: 1)
+        let job = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0))[0]
+        _ = machine.receive(.ready(Self.identity, credit: 1), from: [2], now: Self.t0)
+        let done = machine.receive(.stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: job.fingerprint)]), from: Self.sink, now: Self.t0)
+        // The idle worker that was waiting hears it at once; a later asker when it asks.
+        #expect(done.contains(.send(to: [2], .drained)))
+        #expect(machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0) == [.send(to: Self.worker, .drained)])
+    }
+
+    @Test("frames that are not two parts, do not decode, or are messages a coordinator never takes are counted and dropped")
+    func strayFramesAreDropped() {
+        var machine = Self.machine(jobs: 1)
+        #expect(machine.receive([[1]], now: Self.t0).isEmpty)
+        #expect(machine.receive([[1], [0xFF, 0x00]], now: Self.t0).isEmpty)
+        #expect(machine.progress.dropped.malformed == 2)
+        for message: WireMessage in [.jobs([]), .results([]), .storedQuery(batch: "b", from: 0, limit: 1), .forget(batch: "b", from: 0), .drained] {
+            _ = machine.receive(message, from: Self.worker, now: Self.t0)
+        }
+        #expect(machine.progress.dropped.unexpected == 5)
+    }
+
+    @Test("a restarted sink says hello again and is asked for the page the machine still needs")
+    func restartedSinkIsAskedAgain() {
+        var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
+        _ = machine.read((0..<3).map { Self.job($0) }, ended: false, now: Self.t0)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        // The sink dies before answering; its successor has a new routing id.
+        let successor: [UInt8] = [10]
+        let hello = machine.receive(.sinkHello, from: successor, now: Self.t0.advanced(by: .seconds(1)))
+        #expect(hello.contains(.send(to: successor, .storedQuery(batch: "b", from: 0, limit: WireProtocol.storedPageSize))))
+        // The old sink's late page is not believed.
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+        #expect(machine.progress.dropped.unexpected == 1)
+    }
 }

@@ -47,14 +47,21 @@ extension TilePuzzle {
     static func numberTokens(_ line: Substring) -> (size: (width: Int, height: Int)?, tokens: [Substring])? {
         var text = line.trimmingWhitespace
         var size: (width: Int, height: Int)?
-        if let colon = text.firstIndex(of: ":") {
+        if let colon = text.utf8.firstIndex(of: 0x3A) {
             guard let parsed = TileReadOptions.size(text[..<colon]) else { return nil }
             size = parsed
-            text = text[text.index(after: colon)...]
+            text = text[text.utf8.index(after: colon)...]
         }
+        // Most lines of a mixed document are not numbers: turn them away on their bytes before
+        // splitting Characters (a million-line batch asks this of every line).
+        guard text.utf8.allSatisfy(Self.isNumberTokenByte) else { return nil }
         let tokens = text.split { $0 == " " || $0 == "\t" || $0 == "," }
         guard !tokens.isEmpty, tokens.allSatisfy({ $0 == "_" || $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
         return (size, tokens)
+    }
+
+    private static func isNumberTokenByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || byte == 0x20 || byte == 0x09 || byte == 0x2C || byte == 0x5F
     }
 
     /// A line that is a whole puzzle: JSON with "tiles", a WxH: prefix, Korf's shape, or a

@@ -16,6 +16,8 @@ extension TiltPuzzle {
     public static func isSingleLineRecord(_ trimmedLine: Substring) -> Bool {
         if trimmedLine.first == "{" { return trimmedLine.contains("\"rows\"") }
         let token = trimmedLine.prefix { $0 != " " && $0 != "\t" }
+        // Rows joined by '/': a line without one is turned away before splitting Characters.
+        guard token.utf8.contains(0x2F) else { return false }
         let rows = token.split(separator: "/", omittingEmptySubsequences: false)
         return rows.count >= 2 && Set(rows.map(\.count)).count == 1
             && token.allSatisfy { $0 == "/" || allowed.contains($0) }

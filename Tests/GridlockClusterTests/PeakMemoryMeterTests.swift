@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import GridlockCluster
+
+// The worker's per-job peak memory: the kernel's high-water mark, reset before each job.
+
+@Suite struct PeakMemoryMeterTests {
+    /// The status file's VmHWM, read here independently of the meter.
+    func statusHighWaterMark() throws -> Int {
+        let text = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+    }
+
+    @Test func aJobsPeakIsTheKernelsHighWaterMark() throws {
+        let meter = PeakMemoryMeter()
+        meter.reset()
+        let before = try statusHighWaterMark()
+        // 64 MiB touched and given back: gone from the resident set, not from the peak.
+        let bytes = 64 << 20
+        let block = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 4096)
+        block.initializeMemory(as: UInt8.self, repeating: 1, count: bytes)
+        block.deallocate()
+        let peak = meter.highWaterMarkBytes()
+        #expect(peak >= before + bytes - (1 << 20))
+        // Other tests run beside this one and may raise the mark between the two readings,
+        // never lower it.
+        #expect(peak <= (try statusHighWaterMark()))
+    }
+
+    @Test func aSmallJobIsReadFromTheStatusFileWhenAFloorMayHideIt() throws {
+        let meter = PeakMemoryMeter()
+        meter.reset()
+        // Where this process was spawned by a bigger one, getrusage alone would report the
+        // spawner's peak, above the status file's.
+        #expect(meter.highWaterMarkBytes() <= (try statusHighWaterMark()))
+    }
+
+    @Test func getrusageCountsOnlyAboveTheFloor() {
+        var statusReads = 0
+        func status() -> Int {
+            statusReads += 1
+            return 7
+        }
+        // Above the floor: getrusage's figure is the mark, and the status file is not read.
+        #expect(PeakMemoryMeter.highWaterMark(rusage: 300, floorBound: 200, status: status) == 300)
+        #expect(statusReads == 0)
+        // At or below it, getrusage may be showing the floor: the status file says.
+        #expect(PeakMemoryMeter.highWaterMark(rusage: 200, floorBound: 200, status: status) == 7)
+        #expect(PeakMemoryMeter.highWaterMark(rusage: 150, floorBound: 200, status: status) == 7)
+        #expect(statusReads == 2)
+    }
+}
