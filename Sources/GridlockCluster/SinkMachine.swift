@@ -1,0 +1,132 @@
+// The sink's decisions, with no socket, database or clock in them: frames and the store's
+// answers in, actions out (store these results, read this page, send this frame). `Sink.run`
+// owns the sockets and the database and only feeds events and performs actions, so every rule
+// below is unit tested without either (SinkMachineTests).
+//
+//   results ──> waiting ──(20 ms after the first, or 4,096 of them)──> store ──> stored: acks
+//   coordinator: storedQuery ──> read a page ──> storedPage;  forget ──> forget
+//   every second: sinkHello (how a coordinator learns where the sink is, and that it lives)
+//
+// Results wait before they are stored: a transaction costs a lock, a WAL append and an fsync
+// whatever its size, and storing on every arrival made the sink the largest cost beside the
+// solvers, on a core the workers need. Acknowledgements follow the write, so a job the
+// coordinator hears of is stored; each names the job and the fingerprint of the job it answered.
+
+import GridlockWire
+
+public struct SinkMachine {
+    public enum Action: Sendable, Hashable {
+        /// A frame for the coordinator.
+        case send(WireMessage)
+        /// Store these results in one transaction, then report with `stored(_:inserted:)`.
+        case store([JobResult])
+        /// Read up to `limit` stored jobs of `batch` from job `from` on, then report with `read`.
+        case readStored(batch: String, from: Int, limit: Int)
+        /// Delete the batch's rows from job `from` on (the input got shorter: --resume-changed).
+        case forget(batch: String, from: Int)
+    }
+
+    /// Results wait this long after the first of them arrived, unless `storeGroup` are waiting.
+    public static let storeWindow: Duration = .milliseconds(20)
+    public static let storeGroup = 4_096
+
+    public private(set) var counters = SinkCounters()
+    private var waiting: [JobResult] = []
+    private var waitingSince: ContinuousClock.Instant?
+    private var lastHello: ContinuousClock.Instant?
+
+    public init() {}
+
+    /// Whether results wait for their window: then the loop need not listen for more (only the
+    /// window's end or the coordinator matter) and takes every waiting frame when it ends.
+    public var holdsResults: Bool { !waiting.isEmpty }
+
+    /// Whether the loop should take another frame of results before storing.
+    public var wantsResults: Bool { waiting.count < Self.storeGroup }
+
+    /// Whether the waiting results' window has ended: take what waits on the socket, then tick.
+    public func storeIsDue(now: ContinuousClock.Instant) -> Bool {
+        waitingSince.map { $0.duration(to: now) >= Self.storeWindow } ?? false
+    }
+
+    /// How long the loop may wait for a frame before the next tick has something to do.
+    public func timeout(now: ContinuousClock.Instant) -> Duration {
+        var timeout = WireProtocol.pollInterval
+        if let waitingSince { timeout = min(timeout, Self.storeWindow - waitingSince.duration(to: now)) }
+        if let lastHello { timeout = min(timeout, WireProtocol.sinkHelloInterval - lastHello.duration(to: now)) }
+        return max(.zero, timeout)
+    }
+
+    // MARK: Events
+
+    /// One message from the results socket.
+    public mutating func receiveResults(_ frames: [[UInt8]], now: ContinuousClock.Instant) -> [Action] {
+        guard frames.count == 1, case .results(let results)? = try? WireMessage.decode(frames[0]) else {
+            counters.dropped.malformed += 1
+            return []
+        }
+        if waiting.isEmpty { waitingSince = now }
+        waiting += results
+        return waiting.count >= Self.storeGroup ? [storeWaiting()] : []
+    }
+
+    /// One message from the coordinator.
+    public mutating func receiveFromCoordinator(_ frames: [[UInt8]]) -> [Action] {
+        switch frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil {
+        case .storedQuery(let batch, let from, let limit)?:
+            return [.readStored(batch: batch, from: max(0, from), limit: max(1, min(limit, WireProtocol.storedPageSize)))]
+        case .forget(let batch, let from)?:
+            return [.forget(batch: batch, from: max(0, from))]
+        case nil:
+            counters.dropped.malformed += 1
+        default:
+            counters.dropped.unexpected += 1
+        }
+        return []
+    }
+
+    /// Time passing: the greeting, and the end of the waiting results' window.
+    public mutating func tick(now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        if lastHello.map({ $0.duration(to: now) >= WireProtocol.sinkHelloInterval }) ?? true {
+            actions.append(.send(.sinkHello))
+            lastHello = now
+        }
+        if storeIsDue(now: now) { actions.append(storeWaiting()) }
+        return actions
+    }
+
+    /// The sink is stopping: nothing received is lost.
+    public mutating func finish() -> [Action] {
+        waiting.isEmpty ? [] : [storeWaiting()]
+    }
+
+    // MARK: What the store did
+
+    /// `results` were written, `inserted` of them new (the rest duplicates): acknowledge them all,
+    /// one frame per batch, in the order the batches first appear.
+    public mutating func stored(_ results: [JobResult], inserted: Int) -> [Action] {
+        counters.stored += inserted
+        counters.duplicates += results.count - inserted
+        var batches: [String] = []
+        var jobs: [String: [StoredJob]] = [:]
+        for result in results {
+            if jobs[result.batch] == nil { batches.append(result.batch) }
+            jobs[result.batch, default: []].append(StoredJob(job: result.job, fingerprint: result.fingerprint))
+        }
+        return batches.map { .send(.stored(batch: $0, jobs: jobs[$0]!)) }
+    }
+
+    /// A page read for a `readStored` action: fewer than asked means the batch has no more.
+    public func read(batch: String, from: Int, limit: Int, page: [StoredJob]) -> [Action] {
+        [.send(.storedPage(batch: batch, from: from, jobs: page, complete: page.count < limit))]
+    }
+
+    private mutating func storeWaiting() -> Action {
+        defer {
+            waiting.removeAll(keepingCapacity: true)
+            waitingSince = nil
+        }
+        return .store(waiting)
+    }
+}

@@ -1,0 +1,127 @@
+// The sink's rules, without sockets or a database: frames and the store's answers in, actions
+// out, on a clock the test moves.
+
+import Testing
+@testable import GridlockCluster
+import GridlockWire
+
+@Suite("Sink state machine")
+struct SinkMachineTests {
+    static let t0 = ContinuousClock.now
+    static let worker = WorkerIdentity(host: "w", pid: 1)
+
+    static func result(_ job: Int, batch: String = "b") -> JobResult {
+        let asked = Job(
+            batch: batch, id: job, attempt: 1, kind: "rushhour", puzzle: "puzzle \(job)", solver: "bfs", maxStates: 100,
+            timeoutSeconds: nil, source: "f.txt:\(job + 1)", firstLine: job + 1)
+        return JobResult(answering: asked, worker: worker, status: .solved)
+    }
+
+    static func frame(_ results: [JobResult]) -> [[UInt8]] {
+        [WireMessage.results(results).encoded()]
+    }
+
+    static func stores(_ actions: [SinkMachine.Action]) -> [[JobResult]] {
+        actions.compactMap { action in
+            if case .store(let results) = action { return results }
+            return nil
+        }
+    }
+
+    @Test("the sink greets the coordinator at once and then once per interval")
+    func greetsOncePerInterval() {
+        var machine = SinkMachine()
+        #expect(machine.tick(now: Self.t0) == [.send(.sinkHello)])
+        #expect(machine.tick(now: Self.t0.advanced(by: .milliseconds(999))).isEmpty)
+        #expect(machine.tick(now: Self.t0.advanced(by: .seconds(1))) == [.send(.sinkHello)])
+    }
+
+    @Test("results wait for the window after the first, then are stored together, in order")
+    func resultsWaitForTheWindow() {
+        var machine = SinkMachine()
+        _ = machine.tick(now: Self.t0)
+        #expect(machine.receiveResults(Self.frame([Self.result(0)]), now: Self.t0).isEmpty)
+        #expect(machine.holdsResults)
+        #expect(!machine.storeIsDue(now: Self.t0.advanced(by: .milliseconds(19))))
+        #expect(machine.timeout(now: Self.t0.advanced(by: .milliseconds(5))) == .milliseconds(15))
+        #expect(machine.receiveResults(Self.frame([Self.result(1), Self.result(2)]), now: Self.t0.advanced(by: .milliseconds(10))).isEmpty)
+        #expect(Self.stores(machine.tick(now: Self.t0.advanced(by: .milliseconds(19)))).isEmpty)
+        let due = Self.t0.advanced(by: SinkMachine.storeWindow)
+        #expect(machine.storeIsDue(now: due))
+        #expect(Self.stores(machine.tick(now: due)).map { $0.map(\.job) } == [[0, 1, 2]])
+        #expect(!machine.holdsResults)
+        #expect(Self.stores(machine.tick(now: due.advanced(by: .seconds(1)))).isEmpty)
+    }
+
+    @Test("a full group is stored at once, without waiting for the window")
+    func fullGroupIsStoredAtOnce() {
+        var machine = SinkMachine()
+        let group = (0..<SinkMachine.storeGroup).map { Self.result($0) }
+        #expect(machine.receiveResults(Self.frame(Array(group.dropLast())), now: Self.t0).isEmpty)
+        #expect(machine.wantsResults)
+        let actions = machine.receiveResults(Self.frame([group.last!]), now: Self.t0)
+        #expect(Self.stores(actions).map(\.count) == [SinkMachine.storeGroup])
+    }
+
+    @Test("acknowledgements follow the write: one frame per batch, each job with its fingerprint; duplicates counted")
+    func acknowledgementsFollowTheWrite() {
+        var machine = SinkMachine()
+        let written = [Self.result(0, batch: "x"), Self.result(0, batch: "y"), Self.result(1, batch: "x")]
+        let acks = machine.stored(written, inserted: 2)
+        #expect(acks == [
+            .send(.stored(batch: "x", jobs: [StoredJob(job: 0, fingerprint: written[0].fingerprint), StoredJob(job: 1, fingerprint: written[2].fingerprint)])),
+            .send(.stored(batch: "y", jobs: [StoredJob(job: 0, fingerprint: written[1].fingerprint)])),
+        ])
+        #expect(machine.counters.stored == 2)
+        #expect(machine.counters.duplicates == 1)
+    }
+
+    @Test("a query for stored jobs is read within bounds and answered with a page that says whether it is the last")
+    func storedQueryIsAnsweredWithAPage() {
+        var machine = SinkMachine()
+        let huge = machine.receiveFromCoordinator([WireMessage.storedQuery(batch: "b", from: -5, limit: 1 << 40).encoded()])
+        #expect(huge == [.readStored(batch: "b", from: 0, limit: WireProtocol.storedPageSize)])
+        let tiny = machine.receiveFromCoordinator([WireMessage.storedQuery(batch: "b", from: 3, limit: 0).encoded()])
+        #expect(tiny == [.readStored(batch: "b", from: 3, limit: 1)])
+        let page = [StoredJob(job: 3, fingerprint: JobFingerprint(7))]
+        #expect(machine.read(batch: "b", from: 3, limit: 2, page: page) == [.send(.storedPage(batch: "b", from: 3, jobs: page, complete: true))])
+        #expect(machine.read(batch: "b", from: 3, limit: 1, page: page) == [.send(.storedPage(batch: "b", from: 3, jobs: page, complete: false))])
+    }
+
+    @Test("forget deletes from a job number that is never negative")
+    func forgetIsBounded() {
+        var machine = SinkMachine()
+        #expect(machine.receiveFromCoordinator([WireMessage.forget(batch: "b", from: -1).encoded()]) == [.forget(batch: "b", from: 0)])
+        #expect(machine.receiveFromCoordinator([WireMessage.forget(batch: "b", from: 9).encoded()]) == [.forget(batch: "b", from: 9)])
+    }
+
+    @Test("frames that do not decode, or are messages a sink never takes, are counted and dropped")
+    func strayFramesAreDropped() {
+        var machine = SinkMachine()
+        #expect(machine.receiveResults([[0xFF]], now: Self.t0).isEmpty)
+        #expect(machine.receiveResults(Self.frame([Self.result(0)]) + [[1]], now: Self.t0).isEmpty)
+        #expect(machine.receiveResults([WireMessage.sinkHello.encoded()], now: Self.t0).isEmpty)
+        #expect(machine.counters.dropped.malformed == 3)
+        #expect(!machine.holdsResults)
+        #expect(machine.receiveFromCoordinator([[0x00, 0x01]]).isEmpty)
+        #expect(machine.counters.dropped.malformed == 4)
+        #expect(machine.receiveFromCoordinator([WireMessage.drained.encoded()]).isEmpty)
+        #expect(machine.counters.dropped.unexpected == 1)
+    }
+
+    @Test("stopping stores whatever still waits")
+    func finishStoresWhatWaits() {
+        var machine = SinkMachine()
+        #expect(machine.finish().isEmpty)
+        _ = machine.receiveResults(Self.frame([Self.result(4)]), now: Self.t0)
+        #expect(Self.stores(machine.finish()).map { $0.map(\.job) } == [[4]])
+    }
+
+    @Test("the loop never sleeps past the next greeting")
+    func timeoutStopsAtTheNextGreeting() {
+        var machine = SinkMachine()
+        _ = machine.tick(now: Self.t0)
+        #expect(machine.timeout(now: Self.t0.advanced(by: .milliseconds(990))) == .milliseconds(10))
+        #expect(machine.timeout(now: Self.t0.advanced(by: .seconds(2))) == .zero)
+    }
+}
