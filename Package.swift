@@ -19,19 +19,23 @@ let package = Package(
     targets: [
         // Puzzle models, move generation, search and statistics. No sockets, no files, no clocks
         // except the ones a caller passes in.
-        .target(name: "GridlockCore"),
+        .target(name: "GridlockCore", dependencies: ["GridlockKinds"]),
+        // The kinds of puzzle and of job outcome, as types the core, the wire and the store share.
+        .target(name: "GridlockKinds"),
         // The wire protocol in one place: message types and their codec. Pure.
-        .target(name: "GridlockWire"),
+        .target(name: "GridlockWire", dependencies: ["GridlockKinds"]),
         // libzmq's C API, from Debian's libzmq3-dev (headers in /usr/include; pkg-config's
         // flags for libzmq include -isystem paths that SwiftPM refuses, so it is not used).
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         // A thin, safe Swift wrapper: context, sockets, multipart messages, poll, typed errors.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+        // prctl(2), which Swift cannot call (it is variadic): a supervised worker dies with its supervisor.
+        .target(name: "CProcessControl"),
         // Coordinator, worker, sink and the results database.
         .target(
             name: "GridlockCluster",
             dependencies: [
-                "GridlockCore", "GridlockWire", "ZeroMQ",
+                "GridlockCore", "GridlockWire", "ZeroMQ", "CProcessControl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -51,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockWireTests",
-            dependencies: ["GridlockWire"]
+            dependencies: ["GridlockWire", "GridlockKinds"]
         ),
         .testTarget(
             name: "ZeroMQTests",

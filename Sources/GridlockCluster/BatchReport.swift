@@ -33,7 +33,7 @@ public struct BatchReport {
     /// Everything known about one (solver, band) group.
     struct Group {
         var count = 0
-        var byStatus: [String: Int] = [:]
+        var byStatus: [JobStatus: Int] = [:]
         /// Answers that disagree with the input's expected answer.
         var wrong = 0
         /// Times of the jobs that ran (not invalid or failed), in microseconds.
@@ -49,7 +49,7 @@ public struct BatchReport {
             count += 1
             byStatus[job.status, default: 0] += 1
             if job.contradictsExpected { wrong += 1 }
-            if job.status != "invalid" && job.status != "failed" {
+            if job.status.ranSolver {
                 _ = times.record(UInt64(max(0, (job.seconds * 1e6).rounded())))
                 timed += 1
                 seconds += job.seconds
@@ -81,22 +81,22 @@ public struct BatchReport {
     public init() {}
 
     struct Variant: Hashable {
-        var kind: String
+        var kind: PuzzleKind
         var solver: String
     }
 
     public static func band(_ job: JobSummary) -> String {
-        if job.kind == "tiles", let moves = job.moves ?? job.expectedMoves, moves >= 0 {
+        if job.kind == .tiles, let moves = job.moves ?? job.expectedMoves, moves >= 0 {
             return tileBands.first { $0.range.contains(moves) }!.name
         }
-        guard job.kind == "sudoku", job.status == "solved" else {
+        guard job.kind == .sudoku, job.status == .solved else {
             return band(moves: job.moves, expectedMoves: job.expectedMoves, status: job.status)
         }
         return job.examined <= 1 ? sudokuBands[0] : sudokuBands[1]
     }
 
-    public static func band(moves: Int?, expectedMoves: Int?, status: String) -> String {
-        guard let moves = moves ?? expectedMoves else { return status == "invalid" ? "invalid" : "unknown" }
+    public static func band(moves: Int?, expectedMoves: Int?, status: JobStatus) -> String {
+        guard let moves = moves ?? expectedMoves else { return status == .invalid ? "invalid" : "unknown" }
         if moves < 0 { return "unsolvable" }
         return bands.first { $0.range.contains(moves) }?.name ?? "unknown"
     }
@@ -110,7 +110,7 @@ public struct BatchReport {
         groups[variant]![Self.band(job), default: Group()].add(job)
         groups[variant]!["all", default: Group()].add(job)
         // Jobs the coordinator reported itself (invalid, or failed without running) ran nowhere.
-        guard job.status != "invalid", !(job.status == "failed" && job.examined == 0) else { return }
+        guard job.status != .invalid, !(job.status == .failed && job.examined == 0) else { return }
         hosts[job.host, default: Load()].jobs += 1
         hosts[job.host, default: Load()].busy += job.seconds
         workers[job.worker, default: Load()].jobs += 1
@@ -122,18 +122,18 @@ public struct BatchReport {
     public var rows: [[String]] {
         var baselineMean: [String: Double] = [:]
         var rows: [[String]] = []
-        let kinds = variants.map(\.kind).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let kinds = variants.map(\.kind).reduce(into: [PuzzleKind]()) { if !$0.contains($1) { $0.append($1) } }
         for variant in kinds.flatMap({ kind in variants.filter { $0.kind == kind } }) {
             let isBaseline = variant == variants.first { $0.kind == variant.kind }
             for band in Self.bandOrder {
                 guard let group = groups[variant]?[band] else { continue }
                 let mean = group.meanSeconds
-                if isBaseline { baselineMean[variant.kind + "/" + band] = mean }
-                let ratio = baselineMean[variant.kind + "/" + band].flatMap { $0 > 0 ? (mean / $0).formatted(decimals: 2) + "x" : nil } ?? "-"
-                let count = { (status: String) in (group.byStatus[status] ?? 0).grouped }
+                if isBaseline { baselineMean[variant.kind.rawValue + "/" + band] = mean }
+                let ratio = baselineMean[variant.kind.rawValue + "/" + band].flatMap { $0 > 0 ? (mean / $0).formatted(decimals: 2) + "x" : nil } ?? "-"
+                let count = { (status: JobStatus) in (group.byStatus[status] ?? 0).grouped }
                 rows.append([
-                    variant.kind, variant.solver, band, group.count.grouped, count("solved"), count("unsolvable"), count("cutoff"),
-                    count("failed"), count("invalid"), group.wrong.grouped, mean.milliseconds, group.quantile(50).milliseconds,
+                    variant.kind.rawValue, variant.solver, band, group.count.grouped, count(.solved), count(.unsolvable), count(.cutoff),
+                    count(.failed), count(.invalid), group.wrong.grouped, mean.milliseconds, group.quantile(50).milliseconds,
                     group.quantile(90).milliseconds, group.quantile(99).milliseconds, group.quantile(100).milliseconds,
                     (group.examinedSum / max(1, group.count)).grouped, group.examinedMax.grouped,
                     (group.memorySum / max(1, group.count)).bytes, group.memoryMax.bytes, ratio,

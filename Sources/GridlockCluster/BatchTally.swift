@@ -19,6 +19,18 @@ public struct BatchTally: Sendable, Hashable {
 
     public var total: Int { byStatus.values.reduce(0, +) }
 
+    /// Counts one stored job.
+    public mutating func add(_ stored: StoredJob) {
+        byStatus[stored.status, default: 0] += 1
+        if stored.wrong { wrong += 1 }
+    }
+
+    /// A row's answer disagrees with the input's (JobResult.contradictsExpected, in SQL): 1 or 0.
+    static let wrongAnswer = """
+        CASE WHEN status IN ('solved', 'unsolvable') AND expected_moves IS NOT NULL
+             AND COALESCE(moves, -1) != expected_moves THEN 1 ELSE 0 END
+        """
+
     public var exitCode: Int32 {
         if wrong > 0 { return 3 }
         if byStatus[.cutoff, default: 0] > 0 || byStatus[.failed, default: 0] > 0 { return 2 }
@@ -40,9 +52,7 @@ extension ResultStore {
             var tally = BatchTally()
             let rows = try Row.fetchAll(
                 db, sql: """
-                    SELECT status, COUNT(*),
-                           SUM(CASE WHEN status IN ('solved', 'unsolvable') AND expected_moves IS NOT NULL
-                                    AND COALESCE(moves, -1) != expected_moves THEN 1 ELSE 0 END)
+                    SELECT status, COUNT(*), SUM(\(BatchTally.wrongAnswer))
                     FROM results WHERE batch = ? GROUP BY status
                     """, arguments: [batch])
             for row in rows {

@@ -57,6 +57,7 @@ extension CoordinatorMachine {
                 _ = resume.page.popFirst()
                 if head.fingerprint == item.job.fingerprint {
                     progress.storedBefore += 1
+                    progress.tally.add(head)
                     _ = unverified.popFirst()
                     continue
                 }

@@ -248,6 +248,7 @@ public struct CoordinatorMachine {
             if result.status == .failed { progress.failed += 1 } else { progress.unreadable += 1 }
         }
         progress.stored += 1
+        progress.tally.add(stored)
     }
 }
 
@@ -283,6 +284,8 @@ public struct CoordinatorProgress: Sendable, Hashable {
     public var inFlight = 0
     public var liveWorkers = 0
     public var dropped = DropCounts()
+    /// How the batch's stored jobs ended, this run's and earlier ones': the exit status.
+    public var tally = BatchTally()
     public var complete = false
 
     public init() {}

@@ -181,7 +181,7 @@ public final class JobReader {
     private func makeJob(kind: PuzzleKind, text: String, solver: String, name: String, line: Int) -> Job {
         defer { nextID += 1 }
         return Job(
-            batch: specification.batch, id: nextID, attempt: 0, kind: kind.rawValue, puzzle: text, solver: solver,
+            batch: specification.batch, id: nextID, attempt: 0, kind: kind, puzzle: text, solver: solver,
             maxStates: specification.maxStates, timeoutSeconds: specification.timeoutSeconds, source: "\(name):\(line)",
             firstLine: line, options: readOptions)
     }

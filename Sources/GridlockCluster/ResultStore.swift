@@ -91,7 +91,7 @@ public final class ResultStore: Sendable {
             for result in results {
                 insert.bind(result.batch)
                 insert.bind(result.job)
-                insert.bind(result.kind)
+                insert.bind(result.kind.rawValue)
                 insert.bind(result.puzzle)
                 insert.bind(result.solver)
                 insert.bind(result.source)
@@ -139,9 +139,14 @@ public final class ResultStore: Sendable {
     public func storedJobs(batch: String, from: Int, limit: Int) throws -> [StoredJob] {
         try queue.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT job, fingerprint FROM results WHERE batch = ? AND job >= ? ORDER BY job LIMIT ?",
+                db, sql: "SELECT job, fingerprint, status, \(BatchTally.wrongAnswer) FROM results WHERE batch = ? AND job >= ? ORDER BY job LIMIT ?",
                 arguments: [batch, from, limit]
-            ).map { StoredJob(job: $0[0], fingerprint: JobFingerprint(storedValue: $0[1])) }
+            ).map { row in
+                // A status this build does not know counts as failed: never as success.
+                StoredJob(
+                    job: row[0], fingerprint: JobFingerprint(storedValue: row[1]),
+                    status: JobStatus(rawValue: row[2]) ?? .failed, wrong: row[3])
+            }
         }
     }
 
@@ -173,8 +178,11 @@ public final class ResultStore: Sendable {
                 db, sql: "SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker FROM results \(filter) ORDER BY batch, job",
                 arguments: arguments)
             while let row = try cursor.next() {
+                // A kind this build does not know is not summarised; a status it does not know
+                // counts as failed, never as success.
+                guard let kind = PuzzleKind(rawValue: row[0]) else { continue }
                 try body(JobSummary(
-                    kind: row[0], solver: row[1], status: row[2], moves: row[3], expectedMoves: row[4], seconds: row[5],
+                    kind: kind, solver: row[1], status: JobStatus(rawValue: row[2]) ?? .failed, moves: row[3], expectedMoves: row[4], seconds: row[5],
                     examined: row[6], peakRSSBytes: row[7], host: row[8], worker: row[9]))
             }
         }
@@ -284,9 +292,9 @@ public struct StoredResult: Sendable, Hashable, Codable {
 
 /// What the tables need of one job.
 public struct JobSummary: Sendable {
-    public var kind: String
+    public var kind: PuzzleKind
     public var solver: String
-    public var status: String
+    public var status: JobStatus
     public var moves: Int?
     public var expectedMoves: Int?
     public var seconds: Double
@@ -297,7 +305,7 @@ public struct JobSummary: Sendable {
 
     /// Whether the answer disagrees with the input's: the rule of `JobResult.contradictsExpected`.
     public var contradictsExpected: Bool {
-        guard let expectedMoves, status == JobStatus.solved.rawValue || status == JobStatus.unsolvable.rawValue else { return false }
+        guard let expectedMoves, status.isAnswer else { return false }
         return (moves ?? -1) != expectedMoves
     }
 }

@@ -112,7 +112,7 @@ public struct SinkMachine {
         var jobs: [String: [StoredJob]] = [:]
         for result in results {
             if jobs[result.batch] == nil { batches.append(result.batch) }
-            jobs[result.batch, default: []].append(StoredJob(job: result.job, fingerprint: result.fingerprint))
+            jobs[result.batch, default: []].append(StoredJob(storing: result))
         }
         return batches.map { .send(.stored(batch: $0, jobs: jobs[$0]!)) }
     }

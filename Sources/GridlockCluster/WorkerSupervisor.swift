@@ -2,6 +2,7 @@
 // --processes N` keep N of them running until the work is done, restarting one that dies
 // (RestartPolicy.swift says when to stop trying).
 
+import CProcessControl
 import Foundation
 
 public final class WorkerSupervisor: @unchecked Sendable {
@@ -111,7 +112,10 @@ public final class WorkerSupervisor: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        // The child stops when this process dies, however it dies (WorkerSupervisor.dieWithSupervisor).
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        environment[Self.supervisorVariable] = String(getpid())
+        process.environment = environment
         try process.run()
         return Child(process: process, started: clock.now)
     }
@@ -119,6 +123,17 @@ public final class WorkerSupervisor: @unchecked Sendable {
     static func describe(_ process: Process) -> String {
         process.terminationReason == .uncaughtSignal
             ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+    }
+
+    static let supervisorVariable = "GRIDLOCK_SUPERVISOR_PID"
+
+    /// In a supervised child: asks the kernel for SIGTERM when the supervisor dies, so that a
+    /// batch killed outright leaves no worker behind retrying its coordinator forever; and
+    /// exits at once if the supervisor is already gone. Does nothing in a process started by hand.
+    public static func dieWithSupervisor() {
+        guard let value = ProcessInfo.processInfo.environment[supervisorVariable], let supervisor = Int32(value) else { return }
+        _ = gridlock_signal_on_parent_death(SIGTERM)
+        if getppid() != supervisor { exit(0) }
     }
 
     /// This executable's path, to start more of it.

@@ -16,9 +16,10 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The fingerprint of the fields that decide a job's answer.
-    public init(kind: String, puzzle: String, solver: String, maxStates: Int, timeoutSeconds: Double?, options: JobReadOptions) {
+    public init(kind: PuzzleKind, puzzle: String, solver: String, maxStates: Int, timeoutSeconds: Double?, options: JobReadOptions) {
         var writer = WireWriter()
-        writer.string(kind)
+        // The kind's name, not its wire code: fingerprints stored before kinds were codes stay valid.
+        writer.string(kind.rawValue)
         writer.string(puzzle)
         writer.string(solver)
         writer.int(maxStates)

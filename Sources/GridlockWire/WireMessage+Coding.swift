@@ -102,7 +102,7 @@ extension Job {
         writer.string(batch)
         writer.int(id)
         writer.int(attempt)
-        writer.string(kind)
+        writer.byte(kind.wireCode)
         writer.string(puzzle)
         writer.string(solver)
         writer.int(maxStates)
@@ -117,7 +117,7 @@ extension Job {
     /// job cannot carry one that does not match its text.
     init(from reader: inout WireReader) throws(WireError) {
         self.init(
-            batch: try reader.string(), id: try reader.int(), attempt: try reader.int(), kind: try reader.string(),
+            batch: try reader.string(), id: try reader.int(), attempt: try reader.int(), kind: try reader.puzzleKind(),
             puzzle: try reader.string(), solver: try reader.string(), maxStates: try reader.int(),
             timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string(),
             firstLine: try reader.int(), options: try JobReadOptions(from: &reader))
@@ -128,10 +128,12 @@ extension StoredJob {
     func write(to writer: inout WireWriter) {
         writer.int(job)
         writer.fingerprint(fingerprint)
+        writer.byte(status.wireCode)
+        writer.bool(wrong)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
-        self.init(job: try reader.int(), fingerprint: try reader.fingerprint())
+        self.init(job: try reader.int(), fingerprint: try reader.fingerprint(), status: try reader.status(), wrong: try reader.bool())
     }
 }
 
@@ -152,6 +154,11 @@ extension WireReader {
         return JobFingerprint(bits)
     }
 
+    mutating func puzzleKind() throws(WireError) -> PuzzleKind {
+        guard let kind = PuzzleKind(wireCode: try byte()) else { throw .malformed("puzzle kind") }
+        return kind
+    }
+
     mutating func status() throws(WireError) -> JobStatus {
         guard let status = JobStatus(wireCode: try byte()) else { throw .malformed("job status") }
         return status
@@ -164,7 +171,8 @@ extension JobResult {
         writer.int(job)
         writer.int(attempt)
         worker.write(to: &writer)
-        for text in [kind, puzzle, solver, source] { writer.string(text) }
+        writer.byte(kind.wireCode)
+        for text in [puzzle, solver, source] { writer.string(text) }
         writer.fingerprint(fingerprint)
         writer.optionalInt(expectedMoves)
         writer.byte(status.wireCode)
@@ -180,7 +188,7 @@ extension JobResult {
     init(from reader: inout WireReader) throws(WireError) {
         let batch = try reader.string(), job = try reader.int(), attempt = try reader.int()
         let worker = try WorkerIdentity(from: &reader)
-        let kind = try reader.string(), puzzle = try reader.string(), solver = try reader.string()
+        let kind = try reader.puzzleKind(), puzzle = try reader.string(), solver = try reader.string()
         let source = try reader.string(), fingerprint = try reader.fingerprint(), expectedMoves = try reader.optionalInt()
         self.init(batch: batch, job: job, attempt: attempt, worker: worker, status: try reader.status())
         self.fingerprint = fingerprint

@@ -17,13 +17,17 @@
 // it (version 3; version 2 sent a list of moves, and decoding it was a fifth of the sink's
 // work). Every job carries its fingerprint (JobFingerprint.swift), and the sink acknowledges
 // and lists stored jobs by number and fingerprint, so a resumed batch re-solves exactly the
-// jobs whose answer is not stored (version 4; version 3 trusted job numbers). Heartbeats list
+// jobs whose answer is not stored (version 4; version 3 trusted job numbers). Each stored job
+// also says how it ended and whether its answer was wrong, so the coordinator exits as `batch`
+// does (version 5). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
 
+@_exported import GridlockKinds
+
 public enum WireProtocol {
-    public static let version: UInt8 = 4
+    public static let version: UInt8 = 5
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -63,8 +67,7 @@ public struct Job: Sendable, Hashable {
     public var batch: String
     public var id: Int
     public var attempt: Int
-    /// The puzzle kind's name ("rushhour", "sudoku", "tiles", "tilt").
-    public var kind: String
+    public var kind: PuzzleKind
     /// The record's text as the input holds it; the worker parses it.
     public var puzzle: String
     public var solver: String
@@ -79,7 +82,7 @@ public struct Job: Sendable, Hashable {
     public let fingerprint: JobFingerprint
 
     public init(
-        batch: String, id: Int, attempt: Int, kind: String, puzzle: String, solver: String,
+        batch: String, id: Int, attempt: Int, kind: PuzzleKind, puzzle: String, solver: String,
         maxStates: Int, timeoutSeconds: Double?, source: String = "", firstLine: Int = 1,
         options: JobReadOptions = JobReadOptions()
     ) {
@@ -103,10 +106,21 @@ public struct Job: Sendable, Hashable {
 public struct StoredJob: Sendable, Hashable {
     public var job: Int
     public var fingerprint: JobFingerprint
+    /// How the stored row ended, and whether its answer disagrees with the input's: what the
+    /// coordinator's exit status is made of, without a database of its own.
+    public var status: JobStatus
+    public var wrong: Bool
 
-    public init(job: Int, fingerprint: JobFingerprint) {
+    public init(job: Int, fingerprint: JobFingerprint, status: JobStatus = .solved, wrong: Bool = false) {
         self.job = job
         self.fingerprint = fingerprint
+        self.status = status
+        self.wrong = wrong
+    }
+
+    /// The row a result makes.
+    public init(storing result: JobResult) {
+        self.init(job: result.job, fingerprint: result.fingerprint, status: result.status, wrong: result.contradictsExpected)
     }
 }
 
@@ -117,7 +131,7 @@ public struct JobResult: Sendable, Hashable {
     public var attempt: Int
     public var worker: WorkerIdentity
     /// The job, echoed so that the sink can store the row without asking the coordinator.
-    public var kind: String = "rushhour"
+    public var kind: PuzzleKind = .rushhour
     public var puzzle: String = ""
     public var solver: String = ""
     /// Where the puzzle came from: "file:line".

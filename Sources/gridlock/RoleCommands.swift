@@ -36,6 +36,7 @@ struct WorkerCommand: ParsableCommand {
     var exitWhenDrained = false
 
     func run() throws {
+        WorkerSupervisor.dieWithSupervisor()
         let file = try config.load()
         let coordinator = try ConfigFile.require(self.coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let sink = try ConfigFile.require(self.sink, file, "sink.endpoint", flag: "--sink")
@@ -114,12 +115,21 @@ struct CoordinatorCommand: ParsableCommand {
         commandName: "coordinator",
         abstract: "Hand out the jobs of puzzle files to workers and follow each until it is stored.",
         discussion: """
-            Restarted with the same files, --batch and --journal, it resumes: jobs the journal or
-            the sink lists as stored are not solved again.
+            The input is read as workers ask for jobs, so a batch of any size starts at once and
+            runs in bounded memory. Restarted with the same files and --batch, it resumes: the
+            sink lists what it stored, with each job's fingerprint, and only the rest is solved.
+            An input that changed since is refused, naming the first line that differs, unless
+            --resume-changed is given.
 
             Example:
-              gridlock coordinator data/rushhour/rush_18k.txt --batch big --journal big.journal \\
+              gridlock coordinator data/rushhour/rush_18k.txt --batch big \\
                 --bind tcp://*:5555 --sink tcp://sink:5556
+
+            Exit status, once every job is stored (from the sink's acknowledgements): 0 every job
+            solved or proved unsolvable; 1 some record could not be read (invalid input), or the
+            input changed since the batch ran; 2 some job was cut off by a limit or failed, or
+            the coordinator was stopped before the end; 3 some answer disagrees with the one the
+            input gave (wrong); 64 bad usage.
             """
     )
 
@@ -193,9 +203,9 @@ struct CoordinatorCommand: ParsableCommand {
             """)
         switch outcome.stop {
         case .complete?:
-            // The coordinator has no database: the exit status says what it can know, that
-            // every job is stored. `gridlock report` counts wrong answers from the sink's rows.
-            break
+            // The sink's acknowledgements and pages say how each stored job ended.
+            StandardError.tally(final.tally)
+            if final.tally.exitCode != 0 { throw ExitCode(final.tally.exitCode) }
         case .inputChanged(let reason)?:
             throw CommandFailure(reason)
         case nil:

@@ -162,6 +162,42 @@ struct BatchWorkersGoneTests {
         }
     }
 
+    @Test("a batch killed outright takes its workers with it: none is left retrying its coordinator")
+    func workersDieWithTheirBatch() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let file = directory.appendingPathComponent("jobs.txt")
+        try (try ClusterHarness.sample(count: 3_000, start: 0, step: 6).joined(separator: "\n") + "\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = GridlockBinary.url
+        process.arguments = ["batch", file.path, "--workers", "2", "--db", directory.appendingPathComponent("r.sqlite").path]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var children: [Int32] = []
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while children.count < 2, Date() < deadline {
+            usleep(20_000)
+            children = try Self.children(of: process)
+        }
+        #expect(children.count == 2)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // Orphans would be re-parented and live on; kill(pid, 0) fails once a pid is gone.
+        let gone = Date(timeIntervalSinceNow: 10)
+        while children.contains(where: { kill($0, 0) == 0 && !Self.isZombie($0) }), Date() < gone { usleep(20_000) }
+        let left = children.filter { kill($0, 0) == 0 && !Self.isZombie($0) }
+        for pid in left { kill(pid, SIGKILL) }
+        #expect(left.isEmpty, "workers \(left) outlived their batch")
+    }
+
+    /// Whether a process has exited and waits to be reaped (its state letter is Z).
+    static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(close, offsetBy: 2)] == "Z"
+    }
+
     @Test("workers that crash at start-up stop the batch with the reason within 10 s, instead of looping")
     func crashingWorkersStopTheBatch() throws {
         let directory = try BatchCommandTests.temporaryDirectory()

@@ -60,10 +60,11 @@ final class ClusterHarness {
         }
     }
 
-    /// Waits for the coordinator to finish the batch, then stops the sink cleanly.
-    func finish(seconds: Double = 120) throws {
+    /// Waits for the coordinator to finish the batch (with `status`: 2 when a job failed), then
+    /// stops the sink cleanly.
+    func finish(seconds: Double = 120, status: Int32 = 0) throws {
         try GridlockBinary.wait(coordinator!, seconds: seconds)
-        #expect(coordinator!.terminationStatus == 0)
+        #expect(coordinator!.terminationStatus == status)
         kill(sink!.processIdentifier, SIGTERM)
         try GridlockBinary.wait(sink!, seconds: 10)
     }

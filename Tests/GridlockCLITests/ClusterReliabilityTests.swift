@@ -56,6 +56,22 @@ struct ClusterReliabilityTests {
         #expect(storedBefore.count > 0 && storedBefore.count < lines.count)
     }
 
+    @Test("the coordinator exits 3 when a stored answer disagrees with the input's, and says so")
+    func coordinatorCountsWrongAnswers() throws {
+        let cluster = try ClusterHarness()
+        var lines = try ClusterHarness.sample(count: 20, start: 3_000, step: 3)
+        // One line claims one move more than its board needs.
+        let parts = lines[7].split(separator: " ", maxSplits: 1)
+        lines[7] = String(format: "%02d", Int(parts[0])! + 1) + " " + parts[1]
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("coordinator-\(UUID().uuidString).log")
+        try cluster.startSink()
+        try cluster.startCoordinator(try cluster.write(lines), errorLog: log)
+        try cluster.startWorkers(1)
+        try cluster.finish(status: 3)
+        let stderr = try String(contentsOf: log, encoding: .utf8)
+        #expect(stderr.contains("1 wrong"), "\(stderr)")
+    }
+
     @Test("a job that hangs every time ends as failed after its attempts, with the reason; the rest completes")
     func poisonJob() throws {
         let cluster = try ClusterHarness()
@@ -65,7 +81,9 @@ struct ClusterReliabilityTests {
         try cluster.startSink()
         try cluster.startCoordinator(try cluster.write(lines), extra: ["--timeout", "0.5", "--attempts", "2"])
         try cluster.startWorkers(3, environment: ["GRIDLOCK_FAULT_INJECTION": "hang-on-poison"])
-        try cluster.finish(seconds: 60)
+        // The failed job makes the coordinator exit 2, as `batch` would: it learns how every
+        // stored job ended from the sink's acknowledgements.
+        try cluster.finish(seconds: 60, status: 2)
         let rows = try cluster.rows()
         #expect(rows.count == lines.count)
         let poison = try #require(rows[poisonIndex])

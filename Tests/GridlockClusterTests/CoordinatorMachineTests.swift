@@ -13,7 +13,7 @@ struct CoordinatorMachineTests {
 
     static func job(_ id: Int, puzzle: String? = nil) -> ReadJob {
         ReadJob(job: Job(
-            batch: "b", id: id, attempt: 0, kind: "rushhour", puzzle: puzzle ?? "puzzle \(id)", solver: "bfs",
+            batch: "b", id: id, attempt: 0, kind: .rushhour, puzzle: puzzle ?? "puzzle \(id)", solver: "bfs",
             maxStates: 100, timeoutSeconds: nil, source: "f.txt:\(id + 1)", firstLine: id + 1))
     }
 
@@ -278,5 +278,18 @@ struct CoordinatorMachineTests {
         // The old sink's late page is not believed.
         _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
         #expect(machine.progress.dropped.unexpected == 1)
+    }
+
+    @Test("how each stored job ended, found stored or acknowledged, makes the exit status")
+    func tallyMakesTheExitStatus() {
+        let before = StoredJob(job: 0, fingerprint: Self.job(0).job.fingerprint, status: .cutoff)
+        var machine = Self.machine(jobs: 2, stored: [before])
+        #expect(machine.progress.tally.byStatus[.cutoff] == 1)
+        #expect(machine.progress.tally.exitCode == 2)
+        _ = machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)
+        let wrong = StoredJob(job: 1, fingerprint: Self.job(1).job.fingerprint, status: .solved, wrong: true)
+        _ = machine.receive(.stored(batch: "b", jobs: [wrong]), from: Self.sink, now: Self.t0)
+        #expect(machine.progress.tally.wrong == 1)
+        #expect(machine.progress.tally.exitCode == 3)
     }
 }

@@ -12,7 +12,7 @@ struct SinkMachineTests {
 
     static func result(_ job: Int, batch: String = "b") -> JobResult {
         let asked = Job(
-            batch: batch, id: job, attempt: 1, kind: "rushhour", puzzle: "puzzle \(job)", solver: "bfs", maxStates: 100,
+            batch: batch, id: job, attempt: 1, kind: .rushhour, puzzle: "puzzle \(job)", solver: "bfs", maxStates: 100,
             timeoutSeconds: nil, source: "f.txt:\(job + 1)", firstLine: job + 1)
         return JobResult(answering: asked, worker: worker, status: .solved)
     }

@@ -10,7 +10,7 @@ import Testing
 @Suite("Worker queue")
 struct WorkerQueueTests {
     static func jobs(_ ids: Range<Int>) -> [Job] {
-        ids.map { Job(batch: "b", id: $0, attempt: 1, kind: "rushhour", puzzle: "", solver: "bfs", maxStates: 1, timeoutSeconds: nil) }
+        ids.map { Job(batch: "b", id: $0, attempt: 1, kind: .rushhour, puzzle: "", solver: "bfs", maxStates: 1, timeoutSeconds: nil) }
     }
 
     static func result(_ job: Job) -> JobResult {

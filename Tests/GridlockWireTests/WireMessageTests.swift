@@ -27,9 +27,9 @@ struct WireMessageTests {
     static let messages: [WireMessage] = [
         .ready(worker, credit: 4),
         .jobs([
-            Job(batch: "b-1", id: 0, attempt: 1, kind: "rushhour", puzzle: "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419",
+            Job(batch: "b-1", id: 0, attempt: 1, kind: .rushhour, puzzle: "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419",
                 solver: "bfs", maxStates: 50_000_000, timeoutSeconds: 2.5),
-            Job(batch: "ünïcode ✓", id: Int.max, attempt: 9, kind: "rushhour", puzzle: "..B...\nAAB..>", solver: "reference",
+            Job(batch: "ünïcode ✓", id: Int.max, attempt: 9, kind: .rushhour, puzzle: "..B...\nAAB..>", solver: "reference",
                 maxStates: 1, timeoutSeconds: nil),
         ]),
         .jobs([]),
@@ -113,6 +113,23 @@ struct WireMessageTests {
         #expect(rejections["trailing", default: 0] > 100, "\(rejections)")
     }
 
+    @Test("kinds and statuses travel as codes; a code no kind or status has is refused by its check")
+    func unknownKindAndStatusCodes() throws {
+        let job = Job(batch: "b", id: 1, attempt: 1, kind: .tilt, puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil)
+        var frame = WireMessage.jobs([job]).encoded()
+        // Header (4 bytes), list count, "b" (length and byte), id, attempt: the kind's byte follows.
+        let kindAt = 4 + 1 + 2 + 1 + 1
+        #expect(frame[kindAt] == PuzzleKind.tilt.wireCode)
+        frame[kindAt] = 0xEE
+        #expect(throws: WireError.malformed("puzzle kind")) { try WireMessage.decode(frame) }
+        var stored = WireMessage.stored(batch: "b", jobs: [StoredJob(job: 1, fingerprint: JobFingerprint(1), status: .cutoff)]).encoded()
+        // Header, "b", list count, job, 8 fingerprint bytes: the status byte follows.
+        let statusAt = 4 + 2 + 1 + 1 + 8
+        #expect(stored[statusAt] == JobStatus.cutoff.wireCode)
+        stored[statusAt] = 0xEE
+        #expect(throws: WireError.malformed("job status")) { try WireMessage.decode(stored) }
+    }
+
     @Test("a declared length of gigabytes is refused by the length check before anything is allocated")
     func hugeLength() {
         // A `stored` frame of this version whose batch name claims 2^35 bytes.
@@ -125,19 +142,19 @@ struct WireMessageTests {
 
     @Test("a job's fingerprint covers what decides its answer, and nothing else")
     func fingerprints() {
-        let job = Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil)
-        let same = Job(batch: "b", id: 9, attempt: 3, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil, source: "x:3")
+        let job = Job(batch: "a", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil)
+        let same = Job(batch: "b", id: 9, attempt: 3, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil, source: "x:3")
         #expect(job.fingerprint == same.fingerprint)
         let changes = [
-            Job(batch: "a", id: 1, attempt: 1, kind: "tilt", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil),
-            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "q", solver: "bfs", maxStates: 10, timeoutSeconds: nil),
-            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "reference", maxStates: 10, timeoutSeconds: nil),
-            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 11, timeoutSeconds: nil),
-            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: 1),
-            Job(batch: "a", id: 1, attempt: 1, kind: "rushhour", puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil,
+            Job(batch: "a", id: 1, attempt: 1, kind: .tilt, puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: .rushhour, puzzle: "q", solver: "bfs", maxStates: 10, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "reference", maxStates: 10, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 11, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: 1),
+            Job(batch: "a", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil,
                 options: JobReadOptions(tileGoal: "blank-first")),
             // Fields run together differently must not collide.
-            Job(batch: "a", id: 1, attempt: 1, kind: "rushhourp", puzzle: "", solver: "bfs", maxStates: 10, timeoutSeconds: nil),
+            Job(batch: "a", id: 1, attempt: 1, kind: .rushhour, puzzle: "pbfs", solver: "", maxStates: 10, timeoutSeconds: nil),
         ]
         for changed in changes { #expect(changed.fingerprint != job.fingerprint, "\(changed)") }
         // The decoder recomputes it from the fields: a job cannot arrive with another's identity.

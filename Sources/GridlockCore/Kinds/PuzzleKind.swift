@@ -11,12 +11,9 @@
 //   several lines (a grid)  rows of numbers holding 0...N-1 once each are tiles; other digits
 //                           mean Sudoku (its blanks and repeated digits); no digits, Rush Hour
 
-public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
-    case rushhour
-    case sudoku
-    case tiles
-    case tilt
+@_exported import GridlockKinds
 
+extension PuzzleKind {
     /// The kinds' solver names, each kind's default first.
     public var solverNames: [String] {
         switch self {

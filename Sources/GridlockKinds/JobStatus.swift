@@ -20,7 +20,7 @@ public enum JobStatus: String, Sendable, Hashable, CaseIterable, Codable {
     /// Statuses whose times mean something: the job ran its solver to the end or to a limit.
     public var ranSolver: Bool { self != .invalid && self != .failed }
 
-    var wireCode: UInt8 {
+    public var wireCode: UInt8 {
         switch self {
         case .solved: 0
         case .unsolvable: 1
@@ -30,7 +30,7 @@ public enum JobStatus: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    init?(wireCode: UInt8) {
+    public init?(wireCode: UInt8) {
         switch wireCode {
         case 0: self = .solved
         case 1: self = .unsolvable
