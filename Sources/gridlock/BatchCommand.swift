@@ -59,7 +59,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let name = batch ?? "batch-" + ISO8601DateFormatter().string(from: Date())
+        let name = batch ?? "batch-" + BatchEnvironment.timestamp()
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: name))
         let store = try ResultStore(path: db)
         try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0))
