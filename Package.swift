@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockClusterTests",
-            dependencies: ["GridlockCluster", "GridlockWire"]
+            dependencies: ["GridlockCluster", "GridlockWire", "GridlockCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "GridlockCLITests",

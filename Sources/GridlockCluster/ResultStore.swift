@@ -2,10 +2,8 @@
 // however often.
 //
 //   batches(id PK, started, host, cores, configuration, revision, solvers, jobs)
-//   results(batch, job, PK(batch, job), kind, puzzle, solver, source, status, moves, solution,
-//           cluster, error, attempt, worker, host, examined, enqueued, max_queue, states,
-//           memory_bytes, seconds, cpu_seconds, peak_rss_bytes, expected_moves,
-//           stored_at (Unix seconds), fingerprint (the job's identity, JobFingerprint.swift))
+//   results(batch, job, PK(batch, job), ...): the columns ResultColumn.swift lists, which the
+//           insert and the export follow and an opened database is checked against
 //
 // Re-issued jobs can deliver a result twice; the insert keeps the first row of a (batch, job)
 // and the sink counts the rest as duplicates. A result for the same number but another
@@ -34,6 +32,9 @@ public final class ResultStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         try Self.migrator.migrate(queue)
+        if let mismatch = try queue.read(ResultColumn.mismatch(in:)) {
+            throw ClusterError("\(path) is not a results database of this build: its results table \(mismatch)")
+        }
     }
 
     private static var migrator: DatabaseMigrator {
@@ -87,53 +88,14 @@ public final class ResultStore: Sendable {
         let now = Date().timeIntervalSince1970
         return try queue.write { db in
             var inserted = 0
-            var insert = try SQLiteInsert(db, sql: Self.insertSQL)
+            var insert = try SQLiteInsert(db, sql: ResultColumn.insertSQL)
             for result in results {
-                insert.bind(result.batch)
-                insert.bind(result.job)
-                insert.bind(result.kind.rawValue)
-                insert.bind(result.puzzle)
-                insert.bind(result.solver)
-                insert.bind(result.source)
-                insert.bind(result.status.rawValue)
-                insert.bind(result.moves)
-                insert.bind(result.solution)
-                insert.bind(result.cluster)
-                insert.bind(result.error)
-                insert.bind(result.attempt)
-                insert.bind(result.worker.description)
-                insert.bind(result.worker.host)
-                insert.bind(result.examined)
-                insert.bind(result.enqueued)
-                insert.bind(result.maxQueue)
-                insert.bind(result.statesStored)
-                insert.bind(result.memoryBytes)
-                insert.bind(result.seconds)
-                insert.bind(result.cpuSeconds)
-                insert.bind(result.peakRSSBytes)
-                insert.bind(result.expectedMoves)
-                insert.bind(now)
-                insert.bind(result.fingerprint.storedValue)
+                ResultColumn.bind(result, storedAt: now, to: &insert)
                 inserted += try insert.run()
             }
             return inserted
         }
     }
-
-    /// The columns in the order the insert binds them.
-    static let columns = [
-        "batch", "job", "kind", "puzzle", "solver", "source", "status", "moves", "solution", "cluster", "error",
-        "attempt", "worker", "host", "examined", "enqueued", "max_queue", "states", "memory_bytes", "seconds",
-        "cpu_seconds", "peak_rss_bytes", "expected_moves", "stored_at", "fingerprint",
-    ]
-
-    /// A new (batch, job) is inserted; the same job again (same fingerprint) is ignored; a
-    /// changed job (another fingerprint) replaces the row.
-    static let insertSQL = """
-        INSERT INTO results (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-        ON CONFLICT (batch, job) DO UPDATE SET \(columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-        WHERE results.fingerprint != excluded.fingerprint
-        """
 
     /// The stored jobs of a batch numbered `from` or more, at most `limit`, in order.
     public func storedJobs(batch: String, from: Int, limit: Int) throws -> [StoredJob] {
@@ -158,13 +120,16 @@ public final class ResultStore: Sendable {
         }
     }
 
-    /// Every stored row of a batch (or of every batch), in job order.
-    public func rows(batch: String? = nil) throws -> [StoredResult] {
+    /// Every stored row of a batch (or of every batch) as `gridlock export` writes it, in job
+    /// order, through a cursor: a database of millions of rows is exported without loading it.
+    public func forEachExportedRow(batch: String?, _ body: (ExportedRow) throws -> Void) throws {
         try queue.read { db in
             let filter = batch == nil ? "" : "WHERE batch = ?"
             let arguments: StatementArguments = batch.map { [$0] } ?? []
-            return try Row.fetchAll(db, sql: "SELECT * FROM results \(filter) ORDER BY batch, job", arguments: arguments)
-                .map(StoredResult.init(row:))
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT \(ResultColumn.all.map(\.name).joined(separator: ", ")) FROM results \(filter) ORDER BY batch, job",
+                arguments: arguments)
+            while let row = try cursor.next() { try body(ExportedRow(row)) }
         }
     }
 

@@ -64,7 +64,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        for row in try database.open().rows(batch: database.batch) {
+        try database.open().forEachExportedRow(batch: database.batch) { row in
             print(JSONLine.encode(row))
         }
     }

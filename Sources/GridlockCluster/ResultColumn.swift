@@ -1,0 +1,162 @@
+// The results table's columns, in one list: the check that an opened database has them, the
+// sink's insert and `gridlock export` all read it, so a column is added in one place (and a
+// migration). A result goes from the worker to its row through `value`, and from the row to
+// the export through `exported`.
+
+import GRDB
+import GridlockWire
+
+struct ResultColumn: Sendable {
+    enum Affinity: String, Sendable {
+        case text = "TEXT"
+        case integer = "INTEGER"
+        case real = "REAL"
+    }
+
+    /// What a result puts in the column: no existential boxing on the sink's hot path.
+    enum Value {
+        case integer(Int?)
+        case text(String?)
+        case real(Double)
+    }
+
+    let name: String
+    let affinity: Affinity
+    let notNull: Bool
+    /// The key in `gridlock export`'s JSON lines.
+    let exportName: String
+    let value: @Sendable (_ result: JobResult, _ storedAt: Double) -> Value
+    /// The export's value, when it is not the stored one.
+    var exported: (@Sendable (DatabaseValue) -> ExportedValue)?
+
+    init(
+        _ name: String, _ affinity: Affinity, notNull: Bool = true, export: String? = nil,
+        exported: (@Sendable (DatabaseValue) -> ExportedValue)? = nil,
+        _ value: @escaping @Sendable (_ result: JobResult, _ storedAt: Double) -> Value
+    ) {
+        self.name = name
+        self.affinity = affinity
+        self.notNull = notNull
+        exportName = export ?? name
+        self.exported = exported
+        self.value = value
+    }
+}
+
+extension ResultColumn {
+    /// In the table's order, which is the order the insert binds them.
+    static let all: [ResultColumn] = [
+        ResultColumn("batch", .text) { result, _ in .text(result.batch) },
+        ResultColumn("job", .integer) { result, _ in .integer(result.job) },
+        ResultColumn("kind", .text) { result, _ in .text(result.kind.rawValue) },
+        ResultColumn("puzzle", .text) { result, _ in .text(result.puzzle) },
+        ResultColumn("solver", .text) { result, _ in .text(result.solver) },
+        ResultColumn("source", .text) { result, _ in .text(result.source) },
+        ResultColumn("status", .text) { result, _ in .text(result.status.rawValue) },
+        ResultColumn("moves", .integer, notNull: false) { result, _ in .integer(result.moves) },
+        ResultColumn("solution", .text) { result, _ in .text(result.solution) },
+        ResultColumn("cluster", .integer, notNull: false) { result, _ in .integer(result.cluster) },
+        ResultColumn("error", .text, notNull: false) { result, _ in .text(result.error) },
+        ResultColumn("attempt", .integer, export: "attempts") { result, _ in .integer(result.attempt) },
+        ResultColumn("worker", .text) { result, _ in .text(result.worker.description) },
+        ResultColumn("host", .text) { result, _ in .text(result.worker.host) },
+        ResultColumn("examined", .integer) { result, _ in .integer(result.examined) },
+        ResultColumn("enqueued", .integer) { result, _ in .integer(result.enqueued) },
+        ResultColumn("max_queue", .integer, export: "maxQueue") { result, _ in .integer(result.maxQueue) },
+        ResultColumn("states", .integer, export: "statesStored") { result, _ in .integer(result.statesStored) },
+        ResultColumn("memory_bytes", .integer, export: "memoryBytes") { result, _ in .integer(result.memoryBytes) },
+        ResultColumn("seconds", .real) { result, _ in .real(result.seconds) },
+        ResultColumn("cpu_seconds", .real, export: "cpuSeconds") { result, _ in .real(result.cpuSeconds) },
+        ResultColumn("peak_rss_bytes", .integer, export: "peakRSSBytes") { result, _ in .integer(result.peakRSSBytes) },
+        ResultColumn("expected_moves", .integer, notNull: false, export: "expectedMoves") { result, _ in .integer(result.expectedMoves) },
+        ResultColumn("stored_at", .real, export: "storedAt") { _, storedAt in .real(storedAt) },
+        // Exported as the job's 16 hex digits, as `JobFingerprint` prints.
+        ResultColumn("fingerprint", .integer, exported: { .text(JobFingerprint(storedValue: Int64.fromDatabaseValue($0) ?? 0).description) }) { result, _ in
+            .integer(Int(result.fingerprint.storedValue))
+        },
+    ]
+
+    /// A new (batch, job) is inserted; the same job again (same fingerprint) is ignored; a
+    /// changed job (another fingerprint) replaces the row.
+    static let insertSQL = """
+        INSERT INTO results (\(all.map(\.name).joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))
+        ON CONFLICT (batch, job) DO UPDATE SET \(all.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", "))
+        WHERE results.fingerprint != excluded.fingerprint
+        """
+
+    /// Binds one result's row to the insert.
+    static func bind(_ result: JobResult, storedAt: Double, to insert: inout SQLiteInsert) {
+        for column in all {
+            switch column.value(result, storedAt) {
+            case .integer(let value): insert.bind(value)
+            case .text(let value): insert.bind(value)
+            case .real(let value): insert.bind(value)
+            }
+        }
+    }
+
+    /// Where an opened database's `results` table differs from this list, in words; nil when
+    /// it matches (a database from another build, or not Gridlock's, is refused at open).
+    static func mismatch(in db: Database) throws -> String? {
+        let found = try Row.fetchAll(db, sql: "PRAGMA table_info(results)").map { row -> String in
+            let name: String = row["name"], type: String = row["type"], notNull: Bool = row["notnull"]
+            return "\(name) \(type)\(notNull ? " NOT NULL" : "")"
+        }
+        let expected = all.map { "\($0.name) \($0.affinity.rawValue)\($0.notNull ? " NOT NULL" : "")" }
+        guard found != expected else { return nil }
+        let first = zip(found, expected).first { $0 != $1 }
+        return first.map { "has column '\($0.0)' where this build expects '\($0.1)'" }
+            ?? "has \(found.count) columns where this build expects \(expected.count)"
+    }
+}
+
+/// A value of an exported row.
+enum ExportedValue: Encodable, Sendable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case null
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .int64(let number): self = .integer(number)
+        case .double(let number): self = .real(number)
+        case .string(let text): self = .text(text)
+        case .blob, .null: self = .null
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let number): try container.encode(number)
+        case .real(let number): try container.encode(number)
+        case .text(let text): try container.encode(text)
+        case .null: try container.encodeNil()
+        }
+    }
+}
+
+/// One exported row: the columns' export names and values.
+public struct ExportedRow: Encodable, Sendable {
+    let values: [(String, ExportedValue)]
+
+    init(_ row: Row) {
+        values = ResultColumn.all.map { column in
+            let stored: DatabaseValue = row[column.name]
+            return (column.exportName, column.exported?(stored) ?? ExportedValue(stored))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, value) in values { try container.encode(value, forKey: Key(stringValue: name)) }
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

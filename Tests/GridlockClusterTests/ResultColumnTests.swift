@@ -1,0 +1,54 @@
+// The results table's one column list: the opened database must have exactly its columns, the
+// insert fills each from the result, and the export writes each.
+
+import Foundation
+import GRDB
+import GridlockCore
+import Testing
+@testable import GridlockCluster
+import GridlockWire
+
+@Suite struct ResultColumnTests {
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("columns-\(UUID().uuidString).sqlite").path
+    }
+
+    @Test("a new database has exactly the listed columns, and a row stored and exported carries every one")
+    func storeAndExportFollowTheList() throws {
+        let store = try ResultStore(path: Self.temporaryPath())
+        let job = Job(batch: "b", id: 3, attempt: 1, kind: .tilt, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:4")
+        var result = JobResult(answering: job, worker: WorkerIdentity(host: "h", pid: 7), status: .solved)
+        result.moves = 5
+        result.expectedMoves = 6
+        result.examined = 11
+        result.peakRSSBytes = 4_096
+        #expect(try store.store([result]) == 1)
+        var exported: [[String: Any]] = []
+        try store.forEachExportedRow(batch: "b") { row in
+            let data = Data(JSONLine.encode(row).utf8)
+            exported.append(try JSONSerialization.jsonObject(with: data) as! [String: Any])
+        }
+        let row = try #require(exported.first)
+        #expect(Set(row.keys) == Set(ResultColumn.all.map(\.exportName)))
+        #expect(row["kind"] as? String == "tilt")
+        #expect(row["moves"] as? Int == 5)
+        #expect(row["expectedMoves"] as? Int == 6)
+        #expect(row["examined"] as? Int == 11)
+        #expect(row["peakRSSBytes"] as? Int == 4_096)
+        #expect(row["worker"] as? String == "h:7")
+        #expect(row["fingerprint"] as? String == job.fingerprint.description)
+    }
+
+    @Test("a database whose results table differs from the list is refused at open, naming the column")
+    func foreignTableIsRefused() throws {
+        let path = Self.temporaryPath()
+        _ = try ResultStore(path: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "ALTER TABLE results RENAME COLUMN states TO nodes") }
+        #expect {
+            _ = try ResultStore(path: path)
+        } throws: { error in
+            "\(error)".contains("'nodes INTEGER NOT NULL' where this build expects 'states INTEGER NOT NULL'")
+        }
+    }
+}
