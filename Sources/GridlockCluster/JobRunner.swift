@@ -134,7 +134,8 @@ enum ThreadClock {
 }
 
 /// The process's resident high-water mark, reset before a job and read after it.
-public final class PeakMemoryMeter {
+/// Used by one thread at a time: made on the socket thread, then handed to the solver thread.
+public final class PeakMemoryMeter: @unchecked Sendable {
     private let clearRefs = open("/proc/self/clear_refs", O_WRONLY)
     private let status = open("/proc/self/status", O_RDONLY)
     /// The most the exec-time floor under getrusage's figure can be: readings above it are the
@@ -167,9 +168,14 @@ public final class PeakMemoryMeter {
     /// The high-water mark since the last reset, in bytes (0 where /proc is missing).
     func highWaterMarkBytes() -> Int {
         readings += 1
-        return Self.highWaterMark(rusage: Self.rusageHighWaterMarkBytes(), floorBound: rusageFloorBound) {
+        let rusage = Self.rusageHighWaterMarkBytes()
+        return Self.highWaterMark(rusage: rusage, floorBound: rusageFloorBound) {
             statusReadings += 1
-            return statusHighWaterMarkBytes()
+            let status = statusHighWaterMarkBytes()
+            // Each status reading bounds the floor again: getrusage above it is the floor itself,
+            // equal to it leaves the floor at most this (the process's memory may have shrunk).
+            rusageFloorBound = rusage > status ? rusage : min(rusageFloorBound, status)
+            return status
         }
     }
 

@@ -1,5 +1,11 @@
-// The embedded batch behind `gridlock batch`: a sink thread, the coordinator on the calling
-// thread, and supervised worker processes, all on loopback; torn down in order at the end.
+// The embedded batch behind `gridlock batch`: supervised worker processes, a sink thread and the
+// coordinator on the calling thread, on ipc sockets in a private directory; torn down in order
+// at the end.
+//
+// The workers are started first, before the batch opens its database: the kernel counts the
+// spawning process's peak memory under each worker's getrusage figure (PeakMemoryMeter), so
+// spawning while this process is small keeps the workers' cheap per-job memory reading exact.
+// They connect to sockets that do not exist yet; ZeroMQ retries until the roles bind them.
 
 import Foundation
 import GridlockWire
@@ -14,26 +20,74 @@ public enum LocalCluster {
         public var workerRestarts: Int
     }
 
-    /// Runs the batch read by `reader` with `workers` processes of `executable` (run as
-    /// `executable worker ...`), storing in `store`. `progress` is called about twice a second.
+    /// A batch's worker processes and the endpoints they connect to.
+    public final class Workers: @unchecked Sendable {
+        let supervisor: WorkerSupervisor
+        /// A directory only this user can enter (mkdtemp), holding the two ipc sockets; under
+        /// /tmp, as an ipc path must stay under about 100 bytes.
+        let directory: String
+        var jobs: String { "ipc://\(directory)/jobs" }
+        var results: String { "ipc://\(directory)/results" }
+
+        /// Starts `count` processes of `executable` (run as `executable worker ...`).
+        public init(_ count: Int, executable: String = WorkerSupervisor.currentExecutable) throws {
+            Self.removeAbandonedDirectories()
+            var template = Array("/tmp/gridlock-\(getpid())-XXXXXX".utf8CString)
+            guard let created = mkdtemp(&template) else {
+                throw ClusterError("cannot create a directory for the batch's sockets in /tmp: \(String(cString: strerror(errno)))")
+            }
+            directory = String(cString: created)
+            supervisor = WorkerSupervisor(
+                executable: executable,
+                arguments: ["worker", "--coordinator", "ipc://\(directory)/jobs", "--sink", "ipc://\(directory)/results", "--exit-when-drained"],
+                replaceCleanExits: true)
+            do {
+                try supervisor.start(count)
+            } catch {
+                stop(signal: SIGTERM)
+                throw ClusterError("cannot start the worker processes (\(executable)): \(error)")
+            }
+        }
+
+        /// The socket directories of batches that were killed before they could remove them:
+        /// each is named after its process, which no longer exists.
+        static func removeAbandonedDirectories() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/tmp") else { return }
+            for name in names where name.hasPrefix("gridlock-") {
+                let parts = name.split(separator: "-")
+                guard parts.count == 3, let pid = Int32(parts[1]), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                for socket in ["jobs", "results"] { unlink("/tmp/\(name)/\(socket)") }
+                rmdir("/tmp/\(name)")
+            }
+        }
+
+        /// Waits for the workers to exit (after `signal`, if given), then removes the sockets.
+        public func stop(signal: Int32? = nil) {
+            supervisor.stop(signal: signal)
+            for name in ["jobs", "results"] { unlink("\(directory)/\(name)") }
+            rmdir(directory)
+        }
+    }
+
+    /// Runs the batch read by `reader` on `workers`, storing in `store`. `progress` is called
+    /// about twice a second. Stops the workers before it returns.
     public static func run(
-        _ reader: JobReader, _ configuration: CoordinatorMachine.Configuration, store: ResultStore, workers: Int,
-        executable: String = WorkerSupervisor.currentExecutable, stop: StopFlag = StopFlag(),
-        progress: (CoordinatorProgress, SinkCounters) -> Void = { _, _ in }
+        _ reader: JobReader, _ configuration: CoordinatorMachine.Configuration, store: ResultStore, workers: Workers,
+        stop: StopFlag = StopFlag(), progress: (CoordinatorProgress, SinkCounters) -> Void = { _, _ in }
     ) throws -> Outcome {
+        var workersStopped = false
+        defer { if !workersStopped { workers.stop(signal: SIGTERM) } }
         let context = try ZMQContext()
-        let endpoints = Rendezvous()
         let stopSink = StopFlag()
         let sinkCounters = Shared(SinkCounters())
         let sinkFailure = Shared<String?>(nil)
         let sinkThread = Thread {
             do {
                 try Sink.run(
-                    Sink.Configuration(bind: "tcp://127.0.0.1:*", coordinator: { endpoints.wait(for: "jobs") ?? "" }, database: store),
-                    context: context, stop: stopSink, counters: sinkCounters, bound: { endpoints.publish("results", $0) })
+                    Sink.Configuration(bind: workers.results, coordinator: { workers.jobs }, database: store),
+                    context: context, stop: stopSink, counters: sinkCounters, bound: { _ in })
             } catch {
                 sinkFailure.update { $0 = "\(error)" }
-                endpoints.publish("results", "")
             }
         }
         sinkThread.start()
@@ -45,31 +99,13 @@ public enum LocalCluster {
 
         let clock = ContinuousClock()
         let started = clock.now
-        var supervisor: WorkerSupervisor?
         var supervisorGaveUp: String?
-        var startFailure: Error?
-        let coordinator = Coordinator.Configuration(
-            bind: "tcp://127.0.0.1:*", sink: { endpoints.wait(for: "results") ?? "" }, machine: configuration)
-        let outcome = try Coordinator.run(
-            reader, coordinator, context: context, stop: stop,
-            bound: { jobs in
-                endpoints.publish("jobs", jobs)
-                let results = endpoints.wait(for: "results") ?? ""
-                let pool = WorkerSupervisor(
-                    executable: executable,
-                    arguments: ["worker", "--coordinator", jobs, "--sink", results, "--exit-when-drained"],
-                    replaceCleanExits: true)
-                do {
-                    try pool.start(workers)
-                } catch {
-                    startFailure = error
-                    stop.stop()
-                }
-                supervisor = pool
-            },
+        let coordinator = Coordinator.Configuration(bind: workers.jobs, sink: { workers.results }, machine: configuration)
+        let final = try Coordinator.run(
+            reader, coordinator, context: context, stop: stop, bound: { _ in },
             progress: { state in
                 progress(state, sinkCounters.current)
-                if !state.complete, let reason = supervisor?.check() {
+                if !state.complete, let reason = workers.supervisor.check() {
                     supervisorGaveUp = reason
                     stop.stop()
                 }
@@ -77,17 +113,17 @@ public enum LocalCluster {
             })
         let seconds = Double(seconds: started.duration(to: clock.now))
         // Drained workers exit by themselves; otherwise (a refusal, a stop) they are told to.
-        supervisor?.stop(signal: outcome.stop == .complete ? nil : SIGTERM)
-        if let startFailure { throw ClusterError("cannot start the worker processes (\(executable)): \(startFailure)") }
+        workers.stop(signal: final.stop == .complete ? nil : SIGTERM)
+        workersStopped = true
         if let failure = sinkFailure.current { throw ClusterError("the sink failed: \(failure)") }
         if let supervisorGaveUp {
             throw ClusterError("""
-                \(supervisorGaveUp) \(outcome.progress.done) jobs are stored; running the same command with \
+                \(supervisorGaveUp) \(final.progress.done) jobs are stored; running the same command with \
                 --batch \(configuration.batch) resumes.
                 """)
         }
-        if case .inputChanged(let reason)? = outcome.stop { throw ClusterError(reason) }
-        return Outcome(progress: outcome.progress, sink: sinkCounters.current, seconds: seconds, workerRestarts: supervisor?.restarts ?? 0)
+        if case .inputChanged(let reason)? = final.stop { throw ClusterError(reason) }
+        return Outcome(progress: final.progress, sink: sinkCounters.current, seconds: seconds, workerRestarts: workers.supervisor.restarts)
     }
 }
 

@@ -40,6 +40,9 @@ public enum Worker {
 
     /// Runs until drained (if asked to exit then) or `stop`; returns the number of jobs solved.
     public static func run(_ configuration: Configuration, context: ZMQContext, stop: StopFlag) throws -> Int {
+        // First, while the process is at its smallest: the meter's cheap reading is exact only
+        // above the memory it sees now (PeakMemoryMeter).
+        let meter = PeakMemoryMeter()
         let coordinator = try ZMQSocket(context, .dealer)
         try coordinator.set(.routingID(Array(configuration.identity.description.utf8)))
         try coordinator.set(.lingerMilliseconds(0))
@@ -52,7 +55,7 @@ public enum Worker {
         try sink.set(.reconnectIntervalMilliseconds(100))
         try sink.connect(configuration.sink)
         let queue = WorkerQueue(wake: try WakeSignal(), maximumWindow: configuration.maximumWindow)
-        let solverThread = Thread { runSolver(queue, identity: configuration.identity) }
+        let solverThread = Thread { runSolver(queue, identity: configuration.identity, meter: meter) }
         solverThread.start()
         defer {
             queue.stop()
@@ -114,8 +117,7 @@ public enum Worker {
     }
 
     /// The solver thread: solves queued jobs in order until the queue stops.
-    private static func runSolver(_ queue: WorkerQueue, identity: WorkerIdentity) {
-        let meter = PeakMemoryMeter()
+    private static func runSolver(_ queue: WorkerQueue, identity: WorkerIdentity, meter: PeakMemoryMeter) {
         let clock = ContinuousClock()
         while let job = queue.next() {
             let start = clock.now

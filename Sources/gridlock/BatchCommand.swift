@@ -61,14 +61,22 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         let name = batch ?? "batch-" + BatchEnvironment.timestamp()
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: name))
-        let store = try ResultStore(path: db)
-        try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0))
         var configuration = CoordinatorMachine.Configuration(batch: name, identity: .thisProcess)
         configuration.resumeChanged = resumeChanged
         let progress = ProgressLine()
         let outcome: LocalCluster.Outcome
+        let store: ResultStore
         do {
-            outcome = try LocalCluster.run(reader, configuration, store: store, workers: workers) { state, sink in
+            // The workers first, while this process is small (LocalCluster.swift says why).
+            let pool = try LocalCluster.Workers(workers)
+            do {
+                store = try ResultStore(path: db)
+                try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0))
+            } catch {
+                pool.stop(signal: SIGTERM)
+                throw error
+            }
+            outcome = try LocalCluster.run(reader, configuration, store: store, workers: pool) { state, sink in
                 progress.show(state, sink: sink)
             }
         } catch let error as ClusterError {

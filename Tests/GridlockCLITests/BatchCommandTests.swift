@@ -189,6 +189,15 @@ struct BatchWorkersGoneTests {
         let left = children.filter { kill($0, 0) == 0 && !Self.isZombie($0) }
         for pid in left { kill(pid, SIGKILL) }
         #expect(left.isEmpty, "workers \(left) outlived their batch")
+        // Its socket directory stays behind until the next batch removes it.
+        let killed = "gridlock-\(process.processIdentifier)-"
+        let abandoned = { try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter { $0.hasPrefix(killed) } }
+        #expect(try abandoned().count == 1)
+        let tiny = directory.appendingPathComponent("tiny.txt")
+        try "01 ooooooooooooAAoooooooooooooooooooooo 5\n".write(to: tiny, atomically: true, encoding: .utf8)
+        let next = try GridlockBinary.run(["batch", tiny.path, "--workers", "1", "--db", directory.appendingPathComponent("next.sqlite").path])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(try abandoned().isEmpty)
     }
 
     /// Whether a process has exited and waits to be reaped (its state letter is Z).
