@@ -33,9 +33,12 @@ extension CoordinatorMachine {
     }
 
     /// What a worker holds, the running job first. A worker solves its jobs in the order they
-    /// were sent, so every job sent before the first one it still holds is finished: its result
-    /// is on the way to the sink. This costs the jobs finished since the last heartbeat, not
-    /// every job the worker ever had whose result the sink has yet to acknowledge.
+    /// were sent, so a job sent before the first one it still holds is finished: its result is
+    /// on the way to the sink. This costs the jobs finished since the last heartbeat, not every
+    /// job the worker ever had whose result the sink has yet to acknowledge. Only jobs sent
+    /// longer ago than the hand-over grace count: a newer one may not have arrived when the
+    /// heartbeat left, even behind a job the worker already held (a restarted coordinator sends
+    /// it again).
     mutating func heartbeat(_ sender: [UInt8], _ identity: WorkerIdentity, held: [Int], now: ContinuousClock.Instant) {
         guard held.count <= WireProtocol.maximumCredit else {
             progress.dropped.malformed += 1
@@ -57,9 +60,7 @@ extension CoordinatorMachine {
                 _ = worker.sent.popFirst()  // Stored already, or moved to another worker.
                 continue
             }
-            // Held after all (sent to this worker twice), or, when it holds none of its jobs, sent so
-            // recently that the heartbeat may have left before the job arrived.
-            if heldHere.contains(job) || (firstHeld == nil && since.duration(to: now) <= Self.handoverGrace) { break }
+            if heldHere.contains(job) || since.duration(to: now) <= Self.handoverGrace { break }
             _ = worker.sent.popFirst()
             tracked[job]!.state = .awaitingStore(since: now)
         }

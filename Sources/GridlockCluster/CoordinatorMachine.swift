@@ -218,7 +218,7 @@ public struct CoordinatorMachine {
         for worker in idle where !(queued.isEmpty && retries.isEmpty) {
             dispatch(to: worker, now: now, &actions)
         }
-        progress.inFlight = tracked.count - queued.count - retries.count
+        progress.inFlight = max(0, tracked.count - queued.count - retries.count)
         if inputEnded, unverified.isEmpty, tracked.isEmpty, resume.endChecked {
             progress.complete = true
             for worker in idle { actions.append(.send(to: worker, .drained)) }
@@ -235,9 +235,9 @@ public struct CoordinatorMachine {
 
     /// A job's acknowledgement from the sink: done if it answers the job as it is now.
     mutating func settle(_ stored: StoredJob) {
-        guard let index = tracked.index(forKey: stored.job), tracked.values[index].state != .queued,
-              tracked.values[index].job.fingerprint == stored.fingerprint
-        else {
+        // A queued job counts too: a result can be stored after its job was taken back (an
+        // overrun that finished late); the queue skips jobs no longer tracked.
+        guard let index = tracked.index(forKey: stored.job), tracked.values[index].job.fingerprint == stored.fingerprint else {
             // An acknowledgement of a job stored already (a duplicate result) or never handed out.
             progress.dropped.staleAcknowledgements += 1
             return

@@ -83,18 +83,40 @@ public final class ResultStore: Sendable {
         }
     }
 
-    /// Stores results; returns how many were new (the rest were duplicates).
-    public func store(_ results: [JobResult]) throws -> Int {
+    /// What storing a group did: each result's row as it now stands (a duplicate's is the row
+    /// stored before it, which may have ended otherwise), and how many rows were new.
+    public struct Stored: Sendable, Hashable {
+        public var rows: [StoredJob]
+        public var inserted: Int
+    }
+
+    /// Stores results in one transaction.
+    public func store(_ results: [JobResult]) throws -> Stored {
         let now = Date().timeIntervalSince1970
         return try queue.write { db in
-            var inserted = 0
+            var stored = Stored(rows: [], inserted: 0)
             var insert = try SQLiteInsert(db, sql: ResultColumn.insertSQL)
             for result in results {
                 ResultColumn.bind(result, storedAt: now, to: &insert)
-                inserted += try insert.run()
+                if try insert.run() == 1 {
+                    stored.inserted += 1
+                    stored.rows.append(StoredJob(storing: result))
+                } else {
+                    stored.rows.append(try Self.storedRow(db, batch: result.batch, job: result.job))
+                }
             }
-            return inserted
+            return stored
         }
+    }
+
+    /// The row stored for a job, as an acknowledgement says it.
+    private static func storedRow(_ db: Database, batch: String, job: Int) throws -> StoredJob {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT fingerprint, status, \(BatchTally.wrongAnswer) FROM results WHERE batch = ? AND job = ?",
+            arguments: [batch, job])!
+        // A status this build does not know counts as failed: never as success.
+        return StoredJob(
+            job: job, fingerprint: JobFingerprint(storedValue: row[0]), status: JobStatus(rawValue: row[1]) ?? .failed, wrong: row[2])
     }
 
     /// The stored jobs of a batch numbered `from` or more, at most `limit`, in order.

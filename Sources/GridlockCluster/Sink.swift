@@ -63,7 +63,7 @@ public enum Sink {
                 case .send(let message):
                     try coordinator.send([message.encoded()], dontWait: true)
                 case .store(let batch):
-                    try perform(machine.stored(batch, inserted: try database.store(batch)))
+                    try perform(machine.stored(batch, as: try database.store(batch)))
                 case .readStored(let batch, let from, let limit):
                     try perform(machine.read(batch: batch, from: from, limit: limit, page: try database.storedJobs(batch: batch, from: from, limit: limit)))
                 case .forget(let batch, let from):
@@ -71,10 +71,14 @@ public enum Sink {
                 }
             }
         }
-        /// Takes the result frames waiting on the socket, storing each full group.
+        /// Takes the result frames waiting on the socket, up to the first full group stored: then
+        /// back to the poll, so that a steady stream of results never starves the coordinator's
+        /// queries, the greeting or a stop.
         func takeResults() throws {
             while machine.wantsResults, let frames = try results.receive() {
-                try perform(machine.receiveResults(frames, now: clock.now))
+                let actions = machine.receiveResults(frames, now: clock.now)
+                try perform(actions)
+                if !actions.isEmpty { return }
             }
         }
 

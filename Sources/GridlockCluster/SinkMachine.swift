@@ -18,7 +18,7 @@ public struct SinkMachine {
     public enum Action: Sendable, Hashable {
         /// A frame for the coordinator.
         case send(WireMessage)
-        /// Store these results in one transaction, then report with `stored(_:inserted:)`.
+        /// Store these results in one transaction, then report with `stored(_:as:)`.
         case store([JobResult])
         /// Read up to `limit` stored jobs of `batch` from job `from` on, then report with `read`.
         case readStored(batch: String, from: Int, limit: Int)
@@ -65,6 +65,7 @@ public struct SinkMachine {
             counters.dropped.malformed += 1
             return []
         }
+        guard !results.isEmpty else { return [] }
         if waiting.isEmpty { waitingSince = now }
         waiting += results
         return waiting.count >= Self.storeGroup ? [storeWaiting()] : []
@@ -103,16 +104,18 @@ public struct SinkMachine {
 
     // MARK: What the store did
 
-    /// `results` were written, `inserted` of them new (the rest duplicates): acknowledge them all,
-    /// one frame per batch, in the order the batches first appear.
-    public mutating func stored(_ results: [JobResult], inserted: Int) -> [Action] {
-        counters.stored += inserted
-        counters.duplicates += results.count - inserted
+    /// `results` were written as `stored` says: acknowledge each with its row as it now stands
+    /// (a duplicate with the row stored before it, so the coordinator counts what the table
+    /// holds), one frame per batch, in the order the batches first appear.
+    public mutating func stored(_ results: [JobResult], as stored: ResultStore.Stored) -> [Action] {
+        precondition(stored.rows.count == results.count, "one row for each result stored")
+        counters.stored += stored.inserted
+        counters.duplicates += results.count - stored.inserted
         var batches: [String] = []
         var jobs: [String: [StoredJob]] = [:]
-        for result in results {
+        for (result, row) in zip(results, stored.rows) {
             if jobs[result.batch] == nil { batches.append(result.batch) }
-            jobs[result.batch, default: []].append(StoredJob(storing: result))
+            jobs[result.batch, default: []].append(row)
         }
         return batches.map { .send(.stored(batch: $0, jobs: jobs[$0]!)) }
     }

@@ -8,7 +8,9 @@ public enum PuzzleKind: String, CaseIterable, Sendable, Codable {
     case tiles
     case tilt
 
-    /// The byte the wire carries. Fixed per kind: never reuse a retired kind's code.
+    /// The byte the wire carries. Fixed per kind: never reuse a retired kind's code. A new kind
+    /// is a new wire protocol version: a peer that cannot decode a code drops the whole frame,
+    /// so an older worker must be refused at the version byte, not fed jobs it would lose.
     public var wireCode: UInt8 {
         switch self {
         case .rushhour: 0

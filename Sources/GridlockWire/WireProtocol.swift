@@ -111,7 +111,7 @@ public struct StoredJob: Sendable, Hashable {
     public var status: JobStatus
     public var wrong: Bool
 
-    public init(job: Int, fingerprint: JobFingerprint, status: JobStatus = .solved, wrong: Bool = false) {
+    public init(job: Int, fingerprint: JobFingerprint, status: JobStatus, wrong: Bool) {
         self.job = job
         self.fingerprint = fingerprint
         self.status = status

@@ -22,7 +22,7 @@ import GridlockWire
         result.expectedMoves = 6
         result.examined = 11
         result.peakRSSBytes = 4_096
-        #expect(try store.store([result]) == 1)
+        #expect(try store.store([result]).inserted == 1)
         var exported: [[String: Any]] = []
         try store.forEachExportedRow(batch: "b") { row in
             let data = Data(JSONLine.encode(row).utf8)
@@ -37,6 +37,19 @@ import GridlockWire
         #expect(row["peakRSSBytes"] as? Int == 4_096)
         #expect(row["worker"] as? String == "h:7")
         #expect(row["fingerprint"] as? String == job.fingerprint.description)
+    }
+
+    @Test("a duplicate is acknowledged as the row stored before it, which may have ended otherwise")
+    func duplicateIsAcknowledgedAsTheStoredRow() throws {
+        let store = try ResultStore(path: Self.temporaryPath())
+        let job = Job(batch: "b", id: 0, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: 1)
+        let cutOff = JobResult(answering: job, worker: WorkerIdentity(host: "h", pid: 1), status: .cutoff)
+        var solved = JobResult(answering: job, worker: WorkerIdentity(host: "h", pid: 2), status: .solved)
+        solved.moves = 3
+        #expect(try store.store([cutOff]) == ResultStore.Stored(rows: [StoredJob(storing: cutOff)], inserted: 1))
+        let again = try store.store([solved])
+        #expect(again.inserted == 0)
+        #expect(again.rows == [StoredJob(job: 0, fingerprint: job.fingerprint, status: .cutoff, wrong: false)])
     }
 
     @Test("a database whose results table differs from the list is refused at open, naming the column")

@@ -63,14 +63,17 @@ struct SinkMachineTests {
         #expect(Self.stores(actions).map(\.count) == [SinkMachine.storeGroup])
     }
 
-    @Test("acknowledgements follow the write: one frame per batch, each job with its fingerprint; duplicates counted")
+    @Test("acknowledgements follow the write, one frame per batch, each job as its row stands; duplicates counted")
     func acknowledgementsFollowTheWrite() {
         var machine = SinkMachine()
         let written = [Self.result(0, batch: "x"), Self.result(0, batch: "y"), Self.result(1, batch: "x")]
-        let acks = machine.stored(written, inserted: 2)
+        // y's job 0 was stored before, cut off: the duplicate is acknowledged as that row.
+        let earlier = StoredJob(job: 0, fingerprint: written[1].fingerprint, status: .cutoff, wrong: false)
+        let rows = [StoredJob(storing: written[0]), earlier, StoredJob(storing: written[2])]
+        let acks = machine.stored(written, as: ResultStore.Stored(rows: rows, inserted: 2))
         #expect(acks == [
-            .send(.stored(batch: "x", jobs: [StoredJob(job: 0, fingerprint: written[0].fingerprint), StoredJob(job: 1, fingerprint: written[2].fingerprint)])),
-            .send(.stored(batch: "y", jobs: [StoredJob(job: 0, fingerprint: written[1].fingerprint)])),
+            .send(.stored(batch: "x", jobs: [rows[0], rows[2]])),
+            .send(.stored(batch: "y", jobs: [earlier])),
         ])
         #expect(machine.counters.stored == 2)
         #expect(machine.counters.duplicates == 1)
@@ -102,6 +105,8 @@ struct SinkMachineTests {
         #expect(machine.receiveResults(Self.frame([Self.result(0)]) + [[1]], now: Self.t0).isEmpty)
         #expect(machine.receiveResults([WireMessage.sinkHello.encoded()], now: Self.t0).isEmpty)
         #expect(machine.counters.dropped.malformed == 3)
+        // An empty group opens no window and stores nothing.
+        #expect(machine.receiveResults(Self.frame([]), now: Self.t0).isEmpty)
         #expect(!machine.holdsResults)
         #expect(machine.receiveFromCoordinator([[0x00, 0x01]]).isEmpty)
         #expect(machine.counters.dropped.malformed == 4)

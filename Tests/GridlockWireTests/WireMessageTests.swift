@@ -122,7 +122,7 @@ struct WireMessageTests {
         #expect(frame[kindAt] == PuzzleKind.tilt.wireCode)
         frame[kindAt] = 0xEE
         #expect(throws: WireError.malformed("puzzle kind")) { try WireMessage.decode(frame) }
-        var stored = WireMessage.stored(batch: "b", jobs: [StoredJob(job: 1, fingerprint: JobFingerprint(1), status: .cutoff)]).encoded()
+        var stored = WireMessage.stored(batch: "b", jobs: [StoredJob(job: 1, fingerprint: JobFingerprint(1), status: .cutoff, wrong: false)]).encoded()
         // Header, "b", list count, job, 8 fingerprint bytes: the status byte follows.
         let statusAt = 4 + 2 + 1 + 1 + 8
         #expect(stored[statusAt] == JobStatus.cutoff.wireCode)
@@ -138,6 +138,16 @@ struct WireMessageTests {
         // A list that claims more elements than the frame has bytes.
         let list: [UInt8] = [0x47, 0x4C, WireProtocol.version, 5, 1, 0x41, 0xFF, 0xFF, 0x03]
         #expect(throws: WireError.truncated) { try WireMessage.decode(list) }
+    }
+
+    @Test("fingerprints are stable across builds: a row stored by wire protocol 4 still matches its job")
+    func fingerprintIsPinned() {
+        // Job 0 of Fogleman's database as a batch of build 75f51f0 (kinds as names on the wire)
+        // stored it: bfs, the default 50,000,000 states, no time limit.
+        let job = Job(
+            batch: "whole", id: 0, attempt: 1, kind: .rushhour, puzzle: "60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332",
+            solver: "bfs", maxStates: 50_000_000, timeoutSeconds: nil)
+        #expect(job.fingerprint.description == "46fbeafcc69870b7")
     }
 
     @Test("a job's fingerprint covers what decides its answer, and nothing else")
