@@ -82,6 +82,7 @@ public final class JobReader {
     private var ready: [ReadJob] = []
     private var readyHead = 0
     private var nextID = 0
+    private var solversByKind: [PuzzleKind: [String]] = [:]
     public private(set) var ended = false
 
     /// Checks every file can be opened now, so a typo fails before any work starts.
@@ -165,7 +166,7 @@ public final class JobReader {
             ? "\(name):\(record.firstLine): the record is \(bytes) bytes, over the limit of \(specification.maximumRecordBytes) (--max-record-bytes)"
             : nil
         let kept = unreadable == nil ? text : String(decoding: text.utf8.prefix(LineReader.keptBytes), as: UTF8.self)
-        for solver in kind.solvers(from: specification.solvers) {
+        for solver in solvers(of: kind) {
             ready.append(ReadJob(job: makeJob(kind: kind, text: kept, solver: solver, name: name, line: record.firstLine), unreadable: unreadable))
         }
     }
@@ -173,9 +174,17 @@ public final class JobReader {
     private func addOversized(_ line: LineReader.Line, length: Int, from name: String) {
         let kind = specification.kind ?? .rushhour
         let reason = "\(name):\(line.number): the line is \(length) bytes, over the limit of \(specification.maximumRecordBytes) (--max-record-bytes)"
-        for solver in kind.solvers(from: specification.solvers) {
+        for solver in solvers(of: kind) {
             ready.append(ReadJob(job: makeJob(kind: kind, text: String(line.text), solver: solver, name: name, line: line.number), unreadable: reason))
         }
+    }
+
+    /// The solvers each kind's records get, worked out once per kind rather than per record.
+    private func solvers(of kind: PuzzleKind) -> [String] {
+        if let known = solversByKind[kind] { return known }
+        let solvers = kind.solvers(from: specification.solvers)
+        solversByKind[kind] = solvers
+        return solvers
     }
 
     private func makeJob(kind: PuzzleKind, text: String, solver: String, name: String, line: Int) -> Job {

@@ -34,6 +34,8 @@ public enum Sink {
         }
     }
 
+    static let queuedFramesPerWorker: Int32 = 64
+
     /// Runs until `stop`; `bound` receives the results endpoint once it is bound. Call on a
     /// thread of its own: the sockets live and die on it.
     public static func run(
@@ -42,6 +44,11 @@ public enum Sink {
     ) throws {
         let results = try ZMQSocket(context, .pull)
         try results.set(.maximumMessageBytes(WireProtocol.maximumFrameBytes))
+        // Frames of results wait in the worker, not here, when the sink falls behind: each
+        // connection queues at most this many (of up to 64 results each) in the sink's process,
+        // whose memory is bounded whatever the batch. ZeroMQ's default, 1,000 a connection, let
+        // a batch of trivial jobs grow by tens of megabytes.
+        try results.set(.receiveHighWaterMark(Self.queuedFramesPerWorker))
         try results.set(.lingerMilliseconds(0))
         try results.bind(configuration.bind)
         bound(results.lastEndpoint)

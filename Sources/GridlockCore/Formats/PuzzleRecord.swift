@@ -29,7 +29,7 @@ public struct PuzzleRecord: Sendable, Hashable {
     }
 
     public var firstLine: Int { lines[0].number }
-    public var text: String { lines.map(\.text).joined(separator: "\n") }
+    public var text: String { lines.count == 1 ? lines[0].text : lines.map(\.text).joined(separator: "\n") }
 }
 
 public enum PuzzleDocument {

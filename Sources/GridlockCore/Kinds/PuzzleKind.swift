@@ -56,6 +56,11 @@ extension PuzzleKind {
     /// except a Sudoku grid row (`4 . . | . . . | 8 . 5` has several tokens, as a Rush Hour
     /// database line does).
     public static func isSingleLineRecordOfAnyKind(_ trimmedLine: Substring) -> Bool {
+        RushHourPuzzle.isDatabaseLine(trimmedLine) || isSingleLineRecordByRules(trimmedLine)
+    }
+
+    /// The rules themselves, without the database line's short cut.
+    static func isSingleLineRecordByRules(_ trimmedLine: Substring) -> Bool {
         if SudokuPuzzle.isSingleLineRecord(trimmedLine) || TilePuzzle.isSingleLineRecord(trimmedLine)
             || TiltPuzzle.isSingleLineRecord(trimmedLine) { return true }
         return RushHourPuzzle.isSingleLineRecord(trimmedLine) && !SudokuPuzzle.isGridRow(trimmedLine)
@@ -80,6 +85,12 @@ extension PuzzleKind {
 
     /// The kind a record is written as (see the rules above).
     public static func detect(_ record: PuzzleRecord) -> PuzzleKind {
+        if record.lines.count == 1, RushHourPuzzle.isDatabaseLine(record.lines[0].text.trimmingWhitespace) { return .rushhour }
+        return detectByRules(record)
+    }
+
+    /// The rules themselves, without the database line's short cut.
+    static func detectByRules(_ record: PuzzleRecord) -> PuzzleKind {
         let first = record.lines[0].text.trimmingWhitespace
         if record.lines.count == 1 {
             if first.hasPrefix("{") { return jsonKind(first) ?? .rushhour }
