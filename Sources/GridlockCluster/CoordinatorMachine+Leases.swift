@@ -62,7 +62,7 @@ extension CoordinatorMachine {
             }
             if heldHere.contains(job) || since.duration(to: now) <= Self.handoverGrace { break }
             _ = worker.sent.popFirst()
-            tracked[job]!.state = .awaitingStore(since: now)
+            markAwaitingStore(job, now: now)
         }
         workers[sender] = worker
     }
@@ -130,19 +130,59 @@ extension CoordinatorMachine {
 
     /// Results the sink never acknowledged: solved again, unless the sink itself seems down
     /// (silent for the store timeout), when re-issuing would only repeat work it cannot store.
+    /// Jobs wait in `storeDeadlines` in the order they started waiting, so a tick looks only at
+    /// those overdue, not at every job held (a walk over 32,768 jobs twenty times a second).
     mutating func checkStores(now: ContinuousClock.Instant, _ actions: inout [Action]) {
         let sinkAlive = resume.lastHeard.map { $0.duration(to: now) < configuration.storeTimeout } ?? false
-        for (id, entry) in tracked {
-            switch entry.state {
-            case .awaitingStore(let since) where sinkAlive && since.duration(to: now) > configuration.storeTimeout:
+        var stillDue: [(job: Int, since: ContinuousClock.Instant)] = []
+        while let (id, since) = storeDeadlines.first {
+            guard isWaiting(id, since: since) else {
+                _ = storeDeadlines.popFirst()  // Stored since, or waiting again from a later time.
+                continue
+            }
+            guard since.duration(to: now) > configuration.storeTimeout else { break }
+            _ = storeDeadlines.popFirst()
+            switch state(of: id) {
+            case .awaitingStore? where !sinkAlive:
+                stillDue.append((id, since))
+            case .awaitingStore?:
                 requeue(id, fault: nil, now: now, &actions)
-            case .reported(let result, let since) where since.duration(to: now) > configuration.storeTimeout:
-                tracked[id]!.state = .reported(result, since: now)
+            case .reported(let result, _)?:
+                markReported(id, result, now: now)
                 actions.append(.sendResults(.results([result])))
             default:
                 break
             }
         }
+        // Overdue while the sink is silent: looked at again at the next tick, before the rest.
+        if !stillDue.isEmpty { storeDeadlines.prepend(contentsOf: stillDue) }
+        // Behind a job that waits long, the entries of jobs stored meanwhile pile up: dropped
+        // once they outnumber the jobs held, so the list stays within twice the bound on those.
+        if storeDeadlines.count > 2 * max(tracked.count, 1_024) {
+            var deadlines = storeDeadlines
+            deadlines.keep { isWaiting($0.job, since: $0.since) }
+            storeDeadlines = deadlines
+        }
+    }
+
+    /// Whether a job still waits for the sink's acknowledgement since `since`.
+    func isWaiting(_ job: Int, since: ContinuousClock.Instant) -> Bool {
+        switch state(of: job) {
+        case .awaitingStore(let waiting)?, .reported(_, let waiting)?: waiting == since
+        default: false
+        }
+    }
+
+    /// A finished job now waits for the sink's acknowledgement.
+    mutating func markAwaitingStore(_ job: Int, now: ContinuousClock.Instant) {
+        tracked[job]!.state = .awaitingStore(since: now)
+        storeDeadlines.append((job, now))
+    }
+
+    /// A result the coordinator sent itself now waits for the sink's acknowledgement.
+    mutating func markReported(_ job: Int, _ result: JobResult, now: ContinuousClock.Instant) {
+        tracked[job]!.state = .reported(result, since: now)
+        storeDeadlines.append((job, now))
     }
 
     /// Puts a job back in line (first in line). With a `fault`, the attempt counts, and a job
@@ -154,8 +194,8 @@ extension CoordinatorMachine {
                 var result = JobResult(answering: entry.job, worker: configuration.identity, status: .failed)
                 result.attempt = entry.attempts
                 result.error = "failed after \(entry.attempts) attempts: \(fault)"
-                entry.state = .reported(result, since: now)
                 tracked[job] = entry
+                markReported(job, result, now: now)
                 actions.append(.sendResults(.results([result])))
                 return
             }

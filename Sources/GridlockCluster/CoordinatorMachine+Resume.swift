@@ -107,7 +107,8 @@ extension CoordinatorMachine {
         }
         var result = JobResult(answering: item.job, worker: configuration.identity, status: .invalid)
         result.error = reason
-        tracked[id] = Tracked(job: item.job, state: .reported(result, since: now))
+        tracked[id] = Tracked(job: item.job, state: .queued)
+        markReported(id, result, now: now)
         actions.append(.sendResults(.results([result])))
     }
 

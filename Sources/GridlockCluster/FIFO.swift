@@ -28,6 +28,18 @@ struct FIFO<Element> {
         return element
     }
 
+    /// Puts `elements` back in front, in their order.
+    mutating func prepend(contentsOf front: [Element]) {
+        elements.replaceSubrange(..<head, with: front)
+        head = 0
+    }
+
+    /// Keeps only the elements `condition` accepts, in order.
+    mutating func keep(where condition: (Element) -> Bool) {
+        elements = elements[head...].filter(condition)
+        head = 0
+    }
+
     mutating func removeAll() {
         elements.removeAll()
         head = 0

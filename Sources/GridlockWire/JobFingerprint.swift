@@ -17,7 +17,7 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
 
     /// The fingerprint of the fields that decide a job's answer.
     public init(kind: PuzzleKind, puzzle: String, solver: String, maxStates: Int, timeoutSeconds: Double?, options: JobReadOptions) {
-        var writer = WireWriter()
+        var writer = WireWriter(capacity: puzzle.utf8.count + solver.utf8.count + 48)
         // The kind's name, not its wire code: fingerprints stored before kinds were codes stay valid.
         writer.string(kind.rawValue)
         writer.string(puzzle)

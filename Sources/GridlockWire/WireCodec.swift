@@ -36,6 +36,11 @@ public struct WireWriter: Sendable {
 
     public init() {}
 
+    /// A writer with room for `capacity` bytes, when the caller knows about how many it writes.
+    public init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     public mutating func unsigned(_ value: UInt64) {
         var value = value
         while value >= 0x80 {

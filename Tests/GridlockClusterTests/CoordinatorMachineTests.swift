@@ -297,4 +297,38 @@ struct CoordinatorMachineTests {
         #expect(machine.progress.tally.wrong == 1)
         #expect(machine.progress.tally.exitCode == 3)
     }
+
+    @Test("behind one job the sink never acknowledges, the list of waiting jobs stays bounded")
+    func storeDeadlinesStayBounded() {
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+        configuration.readAhead = 2_048
+        configuration.maximumTracked = 4_096
+        var machine = CoordinatorMachine(configuration: configuration)
+        var now = Self.t0
+        _ = machine.read((0..<2_048).map { Self.job($0) }, ended: false, now: now)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: now)
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: now)
+        var read = 2_048
+        var largest = 0
+        let workers: [[UInt8]] = (1...8).map { [UInt8($0)] }
+        while now < Self.t0.advanced(by: .seconds(30)) {
+            let wanted = machine.wantedJobs
+            _ = machine.read((read..<(read + wanted)).map { Self.job($0) }, ended: false, now: now)
+            read += wanted
+            var sent: [Job] = []
+            for worker in workers { sent += Self.dispatched(machine.receive(.ready(Self.identity, credit: 256), from: worker, now: now)) }
+            now = now.advanced(by: .milliseconds(1_100))
+            for worker in workers { _ = machine.receive(.heartbeat(Self.identity, jobs: []), from: worker, now: now) }
+            let acknowledged = sent.filter { $0.id != 0 }.map { StoredJob(job: $0.id, fingerprint: $0.fingerprint) }
+            _ = machine.receive(.stored(batch: "b", jobs: acknowledged), from: Self.sink, now: now)
+            _ = machine.tick(now: now)
+            largest = max(largest, machine.storeDeadlines.count)
+        }
+        // Job 0's entry stays at the head for the whole store timeout, 2,048 jobs finishing
+        // behind it each round: without the clean-up about 18,000 entries would pile up, with it
+        // no more than twice the 4,096 jobs the machine may hold, and a round's.
+        #expect(read > 30_000)
+        #expect(largest <= 2 * 4_096 + 2_048, "\(largest)")
+        #expect(Self.isAwaitingStore(machine, 0) || machine.progress.reissued > 0)
+    }
 }

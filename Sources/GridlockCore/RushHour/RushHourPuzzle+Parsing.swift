@@ -25,10 +25,15 @@ extension RushHourPuzzle {
     /// of letters after a short number; PuzzleKindTests checks it on every data file), so a batch
     /// of millions of them skips those rules.
     public static func isDatabaseLine(_ trimmedLine: Substring) -> Bool {
+        // A native string's bytes in place: a pointer loop, not the index checks of a view.
+        trimmedLine.utf8.withContiguousStorageIfAvailable(isDatabaseLine) ?? isDatabaseLine(Array(trimmedLine.utf8))
+    }
+
+    private static func isDatabaseLine(_ bytes: some Collection<UInt8>) -> Bool {
         var moves = 0, board = 0, cluster = 0
         var field = 0
         var inField = false
-        for byte in trimmedLine.utf8 {
+        for byte in bytes {
             if byte == 0x20 || byte == 0x09 {
                 if inField { field += 1 }
                 inField = false
