@@ -121,6 +121,17 @@ struct BatchWorkersGoneTests {
             .split(separator: "\n").compactMap { Int32($0) }
     }
 
+    /// The batch's workers once `count` are running (expected by `deadline`).
+    static func waitForWorkers(_ count: Int, of process: Process, until deadline: Date) throws -> [Int32] {
+        var children: [Int32] = []
+        while children.count < count, Date() < deadline {
+            usleep(20_000)
+            children = try Self.children(of: process)
+        }
+        #expect(children.count == count)
+        return children
+    }
+
     @Test("SIGKILLed workers are replaced: the batch finishes with 2 workers and every job stored once")
     func killedWorkersAreReplaced() throws {
         let directory = try BatchCommandTests.temporaryDirectory()
@@ -136,13 +147,8 @@ struct BatchWorkersGoneTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var children: [Int32] = []
         let deadline = Date(timeIntervalSinceNow: 30)
-        while children.count < 2, Date() < deadline {
-            usleep(20_000)
-            children = try Self.children(of: process)
-        }
-        #expect(children.count == 2)
+        let children = try Self.waitForWorkers(2, of: process, until: deadline)
         for child in children { kill(child, SIGKILL) }
         // Replacements appear: two children again, none of them the killed ones.
         var replacements: [Int32] = []
@@ -174,13 +180,7 @@ struct BatchWorkersGoneTests {
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var children: [Int32] = []
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while children.count < 2, Date() < deadline {
-            usleep(20_000)
-            children = try Self.children(of: process)
-        }
-        #expect(children.count == 2)
+        let children = try Self.waitForWorkers(2, of: process, until: Date(timeIntervalSinceNow: 30))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         // Orphans would be re-parented and live on; kill(pid, 0) fails once a pid is gone.
