@@ -45,6 +45,16 @@ struct Gridlock: ParsableCommand {
               gridlock generate sudoku --count 100 --givens 25 --seed 1
               gridlock solve data/tiles/korf100.txt
               gridlock generate tiles --size 4x4 --moves 40 --count 1000 --seed 7
+
+            Exit status, every command (the highest that applies):
+              0   done: every puzzle solved or proved unsolvable; a role stopped cleanly
+              1   some input could not be read (it is named, with its line), a file or
+                  database could not be used, or a resumed batch's input changed
+              2   solve, batch, coordinator: some job was cut off by a limit or failed;
+                  coordinator: stopped before the end
+              3   a wrong answer: solve, batch, coordinator, bench (an answer disagrees with
+                  the input's), analyze (the analysis disagrees with its MOVES or CLUSTER)
+              64  bad usage: an unknown flag, a value out of range
             """,
         subcommands: [
             SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,

@@ -31,6 +31,11 @@ public struct ParsedPuzzle: Sendable {
     public static func parse(
         _ text: String, kind: PuzzleKind? = nil, tileOptions: TileReadOptions = TileReadOptions(), firstLine: Int = 1
     ) throws(PuzzleInputError) -> ParsedPuzzle {
+        // A database line, the commonest job of all, straight to its parser: the same reading
+        // as the general path below gives it (a record of one line, of Rush Hour).
+        if kind == nil || kind == .rushhour, !text.utf8.contains(0x0A), RushHourPuzzle.isDatabaseLine(text.trimmingWhitespace) {
+            return ParsedPuzzle(try RushHourPuzzle.parseDatabaseLine(text, lineNumber: firstLine))
+        }
         let record = try PuzzleDocument.onlyRecord(in: text, firstLine: firstLine, isSingleLine: PuzzleKind.singleLineTest(kind: kind))
         return try parse(record, kind: kind, tileOptions: tileOptions)
     }

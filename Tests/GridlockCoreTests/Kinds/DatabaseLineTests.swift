@@ -57,4 +57,30 @@ import Testing
             #expect(!RushHourPuzzle.isDatabaseLine(line[...]), "\(line)")
         }
     }
+
+    /// The general reading of a job's text, without the short cut.
+    static func generalParse(_ text: String, firstLine: Int) -> Result<RushHourPuzzle?, PuzzleInputError> {
+        Result { () throws(PuzzleInputError) in
+            let record = try PuzzleDocument.onlyRecord(in: text, firstLine: firstLine, isSingleLine: PuzzleKind.singleLineTest(kind: nil))
+            return try ParsedPuzzle.parse(record).rushHour
+        }
+    }
+
+    @Test("a job's database line read straight away is the puzzle, or the error, of the general reading")
+    func jobShortCutAgreesWithTheGeneralReading() throws {
+        let lines = try Self.everyLine().filter { RushHourPuzzle.isDatabaseLine($0.trimmingWhitespace) }.prefix(3_000).map(String.init)
+        // Lines the short cut takes whose boards are wrong: the errors must match too.
+        let broken = [
+            "3 oooooooooooooooooooooooooooooooooooo", "3 AAAoooooooooooooooooooooooooooooooooo".dropLast().description,
+            "5 ooooooooooooAAoooooooooooooooooooooo 12", "2 oooBoooooBooAAoCoooooooooooooooooooo",
+        ]
+        for line in lines + broken {
+            let short = Result { () throws(PuzzleInputError) in try ParsedPuzzle.parse(line, firstLine: 9).rushHour }
+            switch (short, Self.generalParse(line, firstLine: 9)) {
+            case (.success(let a), .success(let b)): #expect(a == b, "\(line)")
+            case (.failure(let a), .failure(let b)): #expect(a.description == b.description, "\(line)")
+            default: Issue.record("\(line): the short cut and the general reading disagree")
+            }
+        }
+    }
 }
