@@ -72,9 +72,10 @@ public struct WireWriter: Sendable {
     }
 
     public mutating func string(_ value: String) {
-        let utf8 = Array(value.utf8)
-        unsigned(UInt64(utf8.count))
-        bytes.append(contentsOf: utf8)
+        // Straight from the string's bytes: copying them into an array first cost an allocation
+        // per string, several per job.
+        unsigned(UInt64(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
     }
 
     public mutating func optionalInt(_ value: Int?) {
@@ -97,6 +98,10 @@ public struct WireWriter: Sendable {
 public struct WireReader: Sendable {
     private let bytes: [UInt8]
     private var offset: Int
+    /// The last string read at each `repeatedString` slot, reused when the next has the same
+    /// bytes: a frame's results share their batch, solver and host, and a new String for each
+    /// was an allocation and a UTF-8 check apiece.
+    private var recent: [String] = []
 
     /// The longest string or list a frame may declare: a guard against lengths that would make
     /// the reader allocate gigabytes from a few hostile bytes.
@@ -154,6 +159,23 @@ public struct WireReader: Sendable {
         let length = try unsigned()
         guard length <= UInt64(Self.maximumLength) else { throw .malformed("\(what) length \(length)") }
         return Int(length)
+    }
+
+    /// A string that often repeats within a frame, remembered in `slot` (0 to 7).
+    public mutating func repeatedString(slot: Int) throws(WireError) -> String {
+        let start = offset
+        let length = try self.length("string")
+        guard remaining >= length else { throw .truncated }
+        if recent.isEmpty { recent = Array(repeating: "", count: 8) }
+        let slice = bytes[offset..<(offset + length)]
+        if recent[slot].utf8.count == length, recent[slot].utf8.elementsEqual(slice) {
+            offset += length
+            return recent[slot]
+        }
+        offset = start
+        let string = try string()
+        recent[slot] = string
+        return string
     }
 
     public mutating func string() throws(WireError) -> String {

@@ -93,7 +93,7 @@ extension WorkerIdentity {
     }
 
     init(from reader: inout WireReader) throws(WireError) {
-        self.init(host: try reader.string(), pid: try reader.int())
+        self.init(host: try reader.repeatedString(slot: 1), pid: try reader.int())
     }
 }
 
@@ -117,8 +117,8 @@ extension Job {
     /// job cannot carry one that does not match its text.
     init(from reader: inout WireReader) throws(WireError) {
         self.init(
-            batch: try reader.string(), id: try reader.int(), attempt: try reader.int(), kind: try reader.puzzleKind(),
-            puzzle: try reader.string(), solver: try reader.string(), maxStates: try reader.int(),
+            batch: try reader.repeatedString(slot: 0), id: try reader.int(), attempt: try reader.int(), kind: try reader.puzzleKind(),
+            puzzle: try reader.string(), solver: try reader.repeatedString(slot: 2), maxStates: try reader.int(),
             timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string(),
             firstLine: try reader.int(), options: try JobReadOptions(from: &reader))
     }
@@ -186,9 +186,9 @@ extension JobResult {
     }
 
     init(from reader: inout WireReader) throws(WireError) {
-        let batch = try reader.string(), job = try reader.int(), attempt = try reader.int()
+        let batch = try reader.repeatedString(slot: 0), job = try reader.int(), attempt = try reader.int()
         let worker = try WorkerIdentity(from: &reader)
-        let kind = try reader.puzzleKind(), puzzle = try reader.string(), solver = try reader.string()
+        let kind = try reader.puzzleKind(), puzzle = try reader.string(), solver = try reader.repeatedString(slot: 2)
         let source = try reader.string(), fingerprint = try reader.fingerprint(), expectedMoves = try reader.optionalInt()
         self.init(batch: batch, job: job, attempt: attempt, worker: worker, status: try reader.status())
         self.fingerprint = fingerprint
