@@ -50,4 +50,16 @@ import Testing
         #expect(PeakMemoryMeter.highWaterMark(rusage: 150, floorBound: 200, status: status) == 7)
         #expect(statusReads == 2)
     }
+
+    @Test("a job with no page fault since the reset peaked at what the process held then; any fault asks again")
+    func faultFreeJobPeaksAtTheReset() {
+        #expect(PeakMemoryMeter.faultFreePeak(faults: 40, faultsAtReset: 40, residentAtReset: 9_000, faultsTellGrowth: true) == 9_000)
+        #expect(PeakMemoryMeter.faultFreePeak(faults: 41, faultsAtReset: 40, residentAtReset: 9_000, faultsTellGrowth: true) == nil)
+        // The resident set moved across the reset: which value the mark took is unknown.
+        #expect(PeakMemoryMeter.faultFreePeak(faults: 40, faultsAtReset: 40, residentAtReset: nil, faultsTellGrowth: true) == nil)
+        // Huge pages "always": khugepaged may grow the set without a fault of ours.
+        #expect(PeakMemoryMeter.faultFreePeak(faults: 40, faultsAtReset: 40, residentAtReset: 9_000, faultsTellGrowth: false) == nil)
+        // getrusage failed.
+        #expect(PeakMemoryMeter.faultFreePeak(faults: -1, faultsAtReset: -1, residentAtReset: 9_000, faultsTellGrowth: true) == nil)
+    }
 }
