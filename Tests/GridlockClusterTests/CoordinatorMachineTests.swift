@@ -331,4 +331,27 @@ struct CoordinatorMachineTests {
         #expect(largest <= 2 * 4_096 + 2_048, "\(largest)")
         #expect(Self.isAwaitingStore(machine, 0) || machine.progress.reissued > 0)
     }
+
+    @Test("an input shorter than the stored batch stops it; with resumeChanged the sink is told to forget the rest")
+    func shorterInputIsRefusedOrTrimmed() {
+        let stored = (0..<3).map { StoredJob(job: $0, fingerprint: Self.job($0).job.fingerprint) }
+        for resumeChanged in [false, true] {
+            var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+            configuration.resumeChanged = resumeChanged
+            var machine = CoordinatorMachine(configuration: configuration)
+            _ = machine.read((0..<2).map { Self.job($0) }, ended: true, now: Self.t0)
+            _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+            let actions = machine.receive(.storedPage(batch: "b", from: 0, jobs: stored, complete: true), from: Self.sink, now: Self.t0)
+            if resumeChanged {
+                #expect(actions.contains(.send(to: Self.sink, .forget(batch: "b", from: 2))))
+                #expect(actions.contains(.stop(.complete)))
+            } else {
+                let reason = actions.compactMap { action -> String? in
+                    if case .stop(.inputChanged(let reason)) = action { return reason }
+                    return nil
+                }.first
+                #expect(reason?.contains("got shorter") == true, "\(actions)")
+            }
+        }
+    }
 }
