@@ -33,7 +33,8 @@ public struct BatchReport {
     /// Everything known about one (solver, band) group.
     struct Group {
         var count = 0
-        var byStatus: [JobStatus: Int] = [:]
+        /// Jobs by status, indexed by the status's wire code: the tables' pass adds millions.
+        var byStatus = [Int](repeating: 0, count: JobStatus.allCases.count)
         /// Answers that disagree with the input's expected answer.
         var wrong = 0
         /// Times of the jobs that ran (not invalid or failed), in microseconds.
@@ -47,7 +48,7 @@ public struct BatchReport {
 
         mutating func add(_ job: JobSummary) {
             count += 1
-            byStatus[job.status, default: 0] += 1
+            byStatus[Int(job.status.wireCode)] += 1
             if job.contradictsExpected { wrong += 1 }
             if job.status.ranSolver {
                 _ = times.record(UInt64(max(0, (job.seconds * 1e6).rounded())))
@@ -70,6 +71,11 @@ public struct BatchReport {
     struct Load {
         var jobs = 0
         var busy = 0.0
+
+        mutating func add(seconds: Double) {
+            jobs += 1
+            busy += seconds
+        }
     }
 
     /// (kind, solver) pairs in the order first seen.
@@ -102,19 +108,23 @@ public struct BatchReport {
     }
 
     public mutating func add(_ job: JobSummary) {
+        // One lookup of the variant a row, its groups changed in place: this runs for every row
+        // of a batch, millions of them.
         let variant = Variant(kind: job.kind, solver: job.solver)
-        if groups[variant] == nil {
+        let index: [Variant: [String: Group]].Index
+        if let found = groups.index(forKey: variant) {
+            index = found
+        } else {
             variants.append(variant)
             groups[variant] = [:]
+            index = groups.index(forKey: variant)!
         }
-        groups[variant]![Self.band(job), default: Group()].add(job)
-        groups[variant]!["all", default: Group()].add(job)
+        groups.values[index][Self.band(job), default: Group()].add(job)
+        groups.values[index]["all", default: Group()].add(job)
         // Jobs the coordinator reported itself (invalid, or failed without running) ran nowhere.
         guard job.status != .invalid, !(job.status == .failed && job.examined == 0) else { return }
-        hosts[job.host, default: Load()].jobs += 1
-        hosts[job.host, default: Load()].busy += job.seconds
-        workers[job.worker, default: Load()].jobs += 1
-        workers[job.worker, default: Load()].busy += job.seconds
+        hosts[job.host, default: Load()].add(seconds: job.seconds)
+        workers[job.worker, default: Load()].add(seconds: job.seconds)
     }
 
     /// One row per kind, solver and band: kinds and solvers in the order first seen, bands in
@@ -130,7 +140,7 @@ public struct BatchReport {
                 let mean = group.meanSeconds
                 if isBaseline { baselineMean[variant.kind.rawValue + "/" + band] = mean }
                 let ratio = baselineMean[variant.kind.rawValue + "/" + band].flatMap { $0 > 0 ? (mean / $0).formatted(decimals: 2) + "x" : nil } ?? "-"
-                let count = { (status: JobStatus) in (group.byStatus[status] ?? 0).grouped }
+                let count = { (status: JobStatus) in group.byStatus[Int(status.wireCode)].grouped }
                 rows.append([
                     variant.kind.rawValue, variant.solver, band, group.count.grouped, count(.solved), count(.unsolvable), count(.cutoff),
                     count(.failed), count(.invalid), group.wrong.grouped, mean.milliseconds, group.quantile(50).milliseconds,
