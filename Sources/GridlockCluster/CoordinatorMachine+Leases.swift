@@ -81,12 +81,18 @@ extension CoordinatorMachine {
         var group: [Job] = []
         var groupBytes = 0
         while info.credit > 0, let id = retries.popLast() ?? queued.popFirst() {
-            guard var entry = tracked[id], case .queued = entry.state else { continue }
-            entry.attempts += 1
-            entry.state = .assigned(worker: worker, since: now)
-            tracked[id] = entry
-            var job = entry.job
-            job.attempt = entry.attempts
+            // Changed in place: reading an entry's field, or writing a copy back, copies the entry
+            // and its state (a third of dispatching).
+            guard let index = tracked.index(forKey: id),
+                  let job = tracked.values.modifyEntry(at: index, { entry -> Job? in
+                      guard case .queued = entry.state else { return nil }
+                      entry.attempts += 1
+                      entry.state = .assigned(worker: worker, since: now)
+                      var job = entry.job
+                      job.attempt = entry.attempts
+                      return job
+                  })
+            else { continue }
             info.sent.append(id)
             info.sentSinceHeartbeat += 1
             info.credit -= 1

@@ -298,3 +298,11 @@ public struct CoordinatorProgress: Sendable, Hashable {
     /// Jobs done, by this run or an earlier one.
     public var done: Int { stored + storedBefore }
 }
+
+extension Dictionary.Values {
+    /// Changes one value in place (its `_modify` accessor: no copy of the value) and returns
+    /// what `change` returns.
+    mutating func modifyEntry<T>(at index: Dictionary.Index, _ change: (inout Value) -> T) -> T {
+        change(&self[index])
+    }
+}
