@@ -26,7 +26,14 @@ public final class ResultStore: Sendable {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Before anything is written: another program's database must not get our tables,
+            // nor its journal switched to WAL.
+            try Self.refuseForeign(queue, path: path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw ClusterError("\(path) is not a SQLite database, so not gridlock's results: name another file")
+        }
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -34,6 +41,17 @@ public final class ResultStore: Sendable {
         try Self.migrator.migrate(queue)
         if let mismatch = try queue.read(ResultColumn.mismatch(in:)) {
             throw ClusterError("\(path) is not a results database of this build: its results table \(mismatch)")
+        }
+    }
+
+    /// Refuses a database that holds tables but not Gridlock's.
+    private static func refuseForeign(_ queue: DatabaseQueue, path: String) throws {
+        let tables = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        }
+        guard tables.isEmpty || (tables.contains("results") && tables.contains("batches")) else {
+            throw ClusterError(
+                "\(path) is another program's database (its tables: \(tables.prefix(6).joined(separator: ", "))), not gridlock's results: name another file")
         }
     }
 

@@ -52,6 +52,26 @@ import GridlockWire
         #expect(again.rows == [StoredJob(job: 0, fingerprint: job.fingerprint, status: .cutoff, wrong: false)])
     }
 
+    @Test("another program's database, or a file that is not SQLite, is refused before anything is written to it")
+    func foreignFilesAreRefusedUntouched() throws {
+        let other = Self.temporaryPath()
+        try DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER)") }
+        #expect {
+            _ = try ResultStore(path: other)
+        } throws: { "\($0)".contains("another program's database (its tables: invoices)") }
+        let tables = try DatabaseQueue(path: other).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        #expect(tables == ["invoices"])
+        let journal = try DatabaseQueue(path: other).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(journal == "delete")
+
+        let text = Self.temporaryPath()
+        try String(repeating: "not a database\n", count: 100).write(toFile: text, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try ResultStore(path: text)
+        } throws: { "\($0)".contains("is not a SQLite database") }
+        #expect(try String(contentsOfFile: text, encoding: .utf8).hasPrefix("not a database"))
+    }
+
     @Test("a database whose results table differs from the list is refused at open, naming the column")
     func foreignTableIsRefused() throws {
         let path = Self.temporaryPath()
