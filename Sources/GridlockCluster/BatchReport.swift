@@ -13,7 +13,7 @@
 import GridlockCore
 import Histogram
 
-public struct BatchReport {
+public struct BatchReport: Sendable {
     public static let bands: [(name: String, range: ClosedRange<Int>)] = [
         ("14 or fewer", 0...14), ("Beginner 15-20", 15...20), ("Intermediate 21-25", 21...25),
         ("Advanced 26-30", 26...30), ("Expert 31+", 31...Int.max),

@@ -21,8 +21,12 @@ public struct BatchTally: Sendable, Hashable {
 
     /// Counts one stored job.
     public mutating func add(_ stored: StoredJob) {
-        byStatus[stored.status, default: 0] += 1
-        if stored.wrong { wrong += 1 }
+        add(status: stored.status, wrong: stored.wrong)
+    }
+
+    public mutating func add(status: JobStatus, wrong: Bool) {
+        byStatus[status, default: 0] += 1
+        if wrong { self.wrong += 1 }
     }
 
     /// A row's answer disagrees with the input's (JobResult.contradictsExpected, in SQL): 1 or 0.

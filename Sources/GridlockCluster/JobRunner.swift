@@ -22,9 +22,9 @@ public enum JobRunner {
             // A job that ignores its time limit, for the poison-job test: sleeps until killed.
             while true { sleep(60) }
         }
-        meter.reset()
-        let cpuStart = ThreadClock.cpuSeconds()
         let clock = ContinuousClock()
+        meter.begin(now: clock.now)
+        let cpuStart = ThreadClock.cpuSeconds()
         let start = clock.now
         let puzzle: ParsedPuzzle
         do {

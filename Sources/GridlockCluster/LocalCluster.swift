@@ -18,6 +18,9 @@ public enum LocalCluster {
         /// From the start to the last job stored: the pipeline's own time.
         public var seconds: Double
         public var workerRestarts: Int
+        /// The batch's tables folded as its rows were stored (StreamedReport says when they
+        /// are whole).
+        public var streamed: StreamedReport
     }
 
     /// A batch's worker processes and the endpoints they connect to.
@@ -81,11 +84,12 @@ public enum LocalCluster {
         let stopSink = StopFlag()
         let sinkCounters = Shared(SinkCounters())
         let sinkFailure = Shared<String?>(nil)
+        let streamed = Shared(StreamedReport(batch: configuration.batch))
         let sinkThread = Thread {
             do {
-                try Sink.run(
-                    Sink.Configuration(bind: workers.results, coordinator: { workers.jobs }, database: store),
-                    context: context, stop: stopSink, counters: sinkCounters, bound: { _ in })
+                var sink = Sink.Configuration(bind: workers.results, coordinator: { workers.jobs }, database: store)
+                sink.written = { results, stored in streamed.update { $0.add(results, stored: stored) } }
+                try Sink.run(sink, context: context, stop: stopSink, counters: sinkCounters, bound: { _ in })
             } catch {
                 sinkFailure.update { $0 = "\(error)" }
             }
@@ -123,7 +127,9 @@ public enum LocalCluster {
                 """)
         }
         if case .inputChanged(let reason)? = final.stop { throw ClusterError(reason) }
-        return Outcome(progress: final.progress, sink: sinkCounters.current, seconds: seconds, workerRestarts: workers.supervisor.restarts)
+        return Outcome(
+            progress: final.progress, sink: sinkCounters.current, seconds: seconds, workerRestarts: workers.supervisor.restarts,
+            streamed: streamed.current)
     }
 }
 

@@ -2,17 +2,23 @@
 // set, reset before the job and read after it. It runs around every job, trivial ones included,
 // so it takes the cheapest reading that is exact, in this order:
 //
-//   1. No page fault since the reset (getrusage's fault counts): the resident set can only grow
-//      through a fault, so the peak is what it held at the reset (/proc/self/statm, read before
-//      and after the reset and equal). Skipped where transparent huge pages are "always": the
-//      kernel's khugepaged may then fill a range without a fault of ours.
+//   1. No page fault in the solver's thread since the reset (getrusage(RUSAGE_THREAD)'s fault
+//      counts): the job's memory can only grow through a fault of its own thread, so its peak
+//      is what the process held at the reset (/proc/self/statm, read before and after the reset
+//      and equal). Skipped where transparent huge pages are "always": the kernel's khugepaged
+//      may then fill a range without a fault of ours.
 //   2. getrusage's ru_maxrss: the same high-water mark, but never below a floor the kernel
 //      carried over at exec from the process that spawned us (the batch's peak then). Exact
 //      above that floor.
 //   3. VmHWM from /proc/self/status, which the kernel prints whole for every read: about 4 µs,
 //      as much as a trivial job's solve.
 //
-// Writing 5 to /proc/self/clear_refs resets the mark. The files stay open for the worker's life:
+// Writing 5 to /proc/self/clear_refs resets the mark. The reset (two reads of statm and a write)
+// is done again only when it is needed: after a job whose thread faulted (the mark moved), or
+// once the last reset is `refreshInterval` old (what the worker's other threads hold drifts:
+// the socket thread decodes frames of jobs). A run of fault-free trivial jobs then costs one
+// getrusage(RUSAGE_THREAD) each, where a reset and two process-wide getrusage calls (which sum
+// every thread's CPU time) were 40% of a trivial job. The files stay open for the worker's life:
 // opening them per job cost 12 µs.
 
 import Foundation
@@ -28,10 +34,16 @@ public final class PeakMemoryMeter: @unchecked Sendable {
     /// The most the exec-time floor under getrusage's figure can be: readings above it are the
     /// high-water mark itself.
     private var rusageFloorBound = Int.max
-    /// The page faults counted just before the reset, and the resident set then (nil when it
-    /// changed across the reset).
+    /// The solver thread's page faults counted at the reset, and the resident set then (nil
+    /// when it changed across the reset).
     private var faultsAtReset = 0
     private var residentAtReset: Int?
+    /// When the mark was last reset; nil when the next job must reset it first.
+    private var lastReset: ContinuousClock.Instant?
+    /// How long a reset serves the fault-free jobs after it.
+    static let refreshInterval: Duration = .milliseconds(10)
+    /// Resets done, for the tests.
+    private(set) var resets = 0
     /// Jobs measured, and how many needed getrusage's mark or the status file: for the tests.
     private(set) var readings = 0
     private(set) var markReadings = 0
@@ -53,13 +65,24 @@ public final class PeakMemoryMeter: @unchecked Sendable {
         for descriptor in [clearRefs, status, statm] where descriptor >= 0 { close(descriptor) }
     }
 
+    /// Before a job, on the thread that runs it: resets the mark unless the last reset, on this
+    /// thread, still holds (no fault since, and younger than `refreshInterval`).
+    func begin(now: ContinuousClock.Instant) {
+        if let lastReset, lastReset.duration(to: now) < Self.refreshInterval { return }
+        reset()
+        lastReset = now
+    }
+
+    /// Resets the mark now, counting faults from here on the calling thread.
     func reset() {
         guard clearRefs >= 0 else { return }
+        resets += 1
         faultsAtReset = Self.usage().faults
         let before = residentBytes()
         _ = write(clearRefs, "5", 1)
         let after = residentBytes()
         residentAtReset = before == after ? after : nil
+        lastReset = nil
     }
 
     /// The high-water mark since the last reset, in bytes (0 where /proc is missing).
@@ -69,6 +92,8 @@ public final class PeakMemoryMeter: @unchecked Sendable {
         if let peak = Self.faultFreePeak(
             faults: rusage.faults, faultsAtReset: faultsAtReset, residentAtReset: residentAtReset, faultsTellGrowth: faultsTellGrowth
         ) { return peak }
+        // The mark moved (or may have): the next job starts from a fresh one.
+        lastReset = nil
         markReadings += 1
         return Self.highWaterMark(rusage: rusage.markBytes, floorBound: rusageFloorBound) {
             statusReadings += 1
@@ -93,9 +118,14 @@ public final class PeakMemoryMeter: @unchecked Sendable {
         rusage > floorBound ? rusage : status()
     }
 
+    /// Linux's RUSAGE_THREAD (sys/resource.h), which Glibc's module leaves out: it is GNU-only.
+    private static let rusageThread: Int32 = 1
+
+    /// The process's mark (above the exec-time floor) and the calling thread's page faults.
+    /// RUSAGE_THREAD: RUSAGE_SELF sums every thread's CPU time under a lock, at several times the cost.
     private static func usage() -> (markBytes: Int, faults: Int) {
         var usage = Glibc.rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return (0, -1) }
+        guard getrusage(Self.rusageThread, &usage) == 0 else { return (0, -1) }
         return (usage.ru_maxrss * 1024, usage.ru_minflt + usage.ru_majflt)
     }
 

@@ -106,6 +106,9 @@ public final class ResultStore: Sendable {
     public struct Stored: Sendable, Hashable {
         public var rows: [StoredJob]
         public var inserted: Int
+        /// The indices of the results whose rows this write made (new, or replacing a changed
+        /// job's): what a fold of the stored rows adds.
+        public var written: [Int] = []
     }
 
     /// Stores results in one transaction.
@@ -114,10 +117,11 @@ public final class ResultStore: Sendable {
         return try queue.write { db in
             var stored = Stored(rows: [], inserted: 0)
             var insert = try SQLiteInsert(db, sql: ResultColumn.insertSQL)
-            for result in results {
+            for (index, result) in results.enumerated() {
                 ResultColumn.bind(result, storedAt: now, to: &insert)
                 if try insert.run() == 1 {
                     stored.inserted += 1
+                    stored.written.append(index)
                     stored.rows.append(StoredJob(storing: result))
                 } else {
                     stored.rows.append(try Self.storedRow(db, batch: result.batch, job: result.job))
@@ -202,6 +206,15 @@ public final class ResultStore: Sendable {
                 db, sql: "SELECT * FROM results WHERE status IN ('invalid', 'failed') \(filter) ORDER BY batch, job LIMIT ?",
                 arguments: arguments
             ).map(StoredResult.init(row:))
+        }
+    }
+
+    /// The rows of these jobs of `batch`, in job order: the problems a streamed report kept.
+    public func problems(batch: String, jobs: [Int]) throws -> [StoredResult] {
+        try queue.read { db in
+            try jobs.sorted().compactMap { job in
+                try Row.fetchOne(db, sql: "SELECT * FROM results WHERE batch = ? AND job = ?", arguments: [batch, job]).map(StoredResult.init(row:))
+            }
         }
     }
 

@@ -26,6 +26,9 @@ public enum Sink {
         /// The coordinator's jobs endpoint, asked for once the results endpoint is bound.
         public var coordinator: @Sendable () -> String
         public var database: ResultStore
+        /// Told of every group written, after its transaction: `gridlock batch` folds its tables
+        /// from them (StreamedReport).
+        public var written: (@Sendable ([JobResult], ResultStore.Stored) -> Void)?
 
         public init(bind: String, coordinator: @escaping @Sendable () -> String, database: ResultStore) {
             self.bind = bind
@@ -70,7 +73,9 @@ public enum Sink {
                 case .send(let message):
                     try coordinator.send([message.encoded()], dontWait: true)
                 case .store(let batch):
-                    try perform(machine.stored(batch, as: try database.store(batch)))
+                    let stored = try database.store(batch)
+                    configuration.written?(batch, stored)
+                    try perform(machine.stored(batch, as: stored))
                 case .readStored(let batch, let from, let limit):
                     try perform(machine.read(batch: batch, from: from, limit: limit, page: try database.storedJobs(batch: batch, from: from, limit: limit)))
                 case .forget(let batch, let from):

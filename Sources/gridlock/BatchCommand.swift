@@ -87,8 +87,14 @@ struct BatchCommand: ParsableCommand {
         let final = outcome.progress
         guard final.read > 0 else { throw ValidationError("no puzzles in the input") }
         try store.recordTotal(batch: name, jobs: final.read)
-        print(try ReportPrinter.render(store, batch: name, format: format))
-        let tally = try store.tally(batch: name)
+        let tally: BatchTally
+        if let tables = outcome.streamed.finished(jobs: final.read, storedBefore: final.storedBefore, changed: final.changed) {
+            print(try ReportPrinter.render(outcome.streamed, tables: tables, store: store, format: format))
+            tally = outcome.streamed.tally
+        } else {
+            print(try ReportPrinter.render(store, batch: name, format: format))
+            tally = try store.tally(batch: name)
+        }
         let rate = Int(Double(final.stored) / max(outcome.seconds, 1e-9))
         StandardError.write("""
             batch \(name): \(final.done.grouped) of \(final.read.grouped) jobs stored in \(outcome.seconds.milliseconds) \

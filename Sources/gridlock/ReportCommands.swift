@@ -75,8 +75,16 @@ enum ReportPrinter {
     static func render(_ store: ResultStore, batch: String?, format: ReportFormat) throws -> String {
         var report = BatchReport()
         try store.forEachSummary(batch: batch) { report.add($0) }
+        return try render(report, store: store, batch: batch, problems: try store.problems(batch: batch, limit: StreamedReport.problemLimit), format: format)
+    }
+
+    /// The tables of one batch folded as it was stored: the same text, with no pass over its rows.
+    static func render(_ streamed: StreamedReport, tables report: BatchReport, store: ResultStore, format: ReportFormat) throws -> String {
+        try render(report, store: store, batch: streamed.batch, problems: try store.problems(batch: streamed.batch, jobs: streamed.problemJobs), format: format)
+    }
+
+    private static func render(_ report: BatchReport, store: ResultStore, batch: String?, problems: [StoredResult], format: ReportFormat) throws -> String {
         let environment = try store.batches().filter { batch == nil || $0.id == batch }
-        let problems = try store.problems(batch: batch, limit: 50)
         let table = report.rows
         switch format {
         case .text, .markdown:

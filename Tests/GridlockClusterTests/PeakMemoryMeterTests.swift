@@ -62,4 +62,33 @@ import Testing
         // getrusage failed.
         #expect(PeakMemoryMeter.faultFreePeak(faults: -1, faultsAtReset: -1, residentAtReset: 9_000, faultsTellGrowth: true) == nil)
     }
+
+    @Test("a reset serves the fault-free jobs after it; a job that faults, or an old reset, makes the next job reset")
+    func resetsOnlyWhenTheMarkMayHaveMoved() throws {
+        let meter = PeakMemoryMeter()
+        let clock = ContinuousClock()
+        let start = clock.now
+        meter.begin(now: start)
+        let afterFirst = meter.resets
+        _ = meter.highWaterMarkBytes()
+        // Nothing faulted on this thread: the next job, 1 ms later, reuses the reset.
+        meter.begin(now: start.advanced(by: .milliseconds(1)))
+        let faultFree = meter.highWaterMarkBytes()
+        #expect(meter.resets == afterFirst)
+        // 16 MiB touched on this thread: its faults send the reading to the mark, and the next
+        // job starts from a fresh reset.
+        let bytes = 16 << 20
+        let block = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 4096)
+        block.initializeMemory(as: UInt8.self, repeating: 1, count: bytes)
+        block.deallocate()
+        let marks = meter.markReadings
+        #expect(meter.highWaterMarkBytes() >= faultFree + bytes - (1 << 20))
+        #expect(meter.markReadings == marks + 1)
+        meter.begin(now: start.advanced(by: .milliseconds(2)))
+        #expect(meter.resets == afterFirst + 1)
+        // A reset older than the refresh interval is made again, fault or not.
+        _ = meter.highWaterMarkBytes()
+        meter.begin(now: start.advanced(by: .milliseconds(2) + PeakMemoryMeter.refreshInterval))
+        #expect(meter.resets == afterFirst + 2)
+    }
 }

@@ -1,0 +1,73 @@
+// A batch's tables folded from its results as the sink stores them, so `gridlock batch` prints
+// them the moment the last job is stored instead of reading every row back: reading 1,000,000
+// rows back for the tables, the tally and the first problems took 2 s of a 14 s batch.
+//
+// It gives what reading the rows back gives, or nothing: it counts only rows the store wrote
+// (a duplicate is not folded twice), orders solvers by their first job as the job-ordered
+// read does, and keeps the smallest job numbers that did not run. A batch that had rows before
+// it started (a resume) or that replaced one cannot be told from its new results alone: then
+// `usable` is false and the tables come from the database as before.
+
+import GridlockWire
+
+public struct StreamedReport: Sendable {
+    public let batch: String
+    public private(set) var report = BatchReport()
+    public private(set) var tally = BatchTally()
+    /// Rows folded: one per stored job when the fold is whole.
+    public private(set) var rows = 0
+    /// The smallest job numbers that did not run (invalid or failed), at most `problemLimit`,
+    /// in order: the ones the text table lists.
+    public private(set) var problemJobs: [Int] = []
+    public static let problemLimit = 50
+    /// Each solver's first job: the job-ordered read meets solvers in this order.
+    private var firstJob: [BatchReport.Variant: Int] = [:]
+
+    public init(batch: String) {
+        self.batch = batch
+    }
+
+    /// Folds the results whose rows `stored` says it wrote; results of other batches are not
+    /// this report's.
+    public mutating func add(_ results: [JobResult], stored: ResultStore.Stored) {
+        for index in stored.written where results[index].batch == batch {
+            add(results[index])
+        }
+    }
+
+    mutating func add(_ result: JobResult) {
+        let summary = JobSummary(result)
+        rows += 1
+        report.add(summary)
+        tally.add(status: result.status, wrong: summary.contradictsExpected)
+        let variant = BatchReport.Variant(kind: summary.kind, solver: summary.solver)
+        firstJob[variant] = min(firstJob[variant] ?? .max, result.job)
+        if result.status == .invalid || result.status == .failed { keepProblem(result.job) }
+    }
+
+    private mutating func keepProblem(_ job: Int) {
+        guard problemJobs.count < Self.problemLimit || job < problemJobs.last! else { return }
+        let index = problemJobs.firstIndex { $0 > job } ?? problemJobs.endIndex
+        problemJobs.insert(job, at: index)
+        if problemJobs.count > Self.problemLimit { problemJobs.removeLast() }
+    }
+
+    /// The tables, when the fold holds every row of the batch: `jobs` read, none stored before
+    /// the run, none changed. Nil otherwise: read the database.
+    public func finished(jobs: Int, storedBefore: Int, changed: Int) -> BatchReport? {
+        guard storedBefore == 0, changed == 0, rows == jobs else { return nil }
+        var ordered = report
+        ordered.variants.sort { firstJob[$0, default: .max] < firstJob[$1, default: .max] }
+        return ordered
+    }
+}
+
+extension JobSummary {
+    /// The summary of the row a result makes (ResultColumn's values for these columns).
+    init(_ result: JobResult) {
+        self.init(
+            kind: result.kind, solver: result.solver, status: result.status, moves: result.moves, expectedMoves: result.expectedMoves,
+            seconds: result.seconds, examined: result.examined, peakRSSBytes: result.peakRSSBytes, host: result.worker.host,
+            worker: result.worker.description)
+    }
+}
