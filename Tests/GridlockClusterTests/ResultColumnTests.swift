@@ -46,9 +46,10 @@ import GridlockWire
         let cutOff = JobResult(answering: job, worker: WorkerIdentity(host: "h", pid: 1), status: .cutoff)
         var solved = JobResult(answering: job, worker: WorkerIdentity(host: "h", pid: 2), status: .solved)
         solved.moves = 3
-        #expect(try store.store([cutOff]) == ResultStore.Stored(rows: [StoredJob(storing: cutOff)], inserted: 1))
+        #expect(try store.store([cutOff]) == ResultStore.Stored(rows: [StoredJob(storing: cutOff)], inserted: 1, written: [0]))
         let again = try store.store([solved])
         #expect(again.inserted == 0)
+        #expect(again.written.isEmpty)
         #expect(again.rows == [StoredJob(job: 0, fingerprint: job.fingerprint, status: .cutoff, wrong: false)])
     }
 
