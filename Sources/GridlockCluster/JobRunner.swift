@@ -14,7 +14,7 @@ public enum JobRunner {
     public static func run(_ job: Job, worker: WorkerIdentity, meter: PeakMemoryMeter) -> JobResult {
         var result = JobResult(answering: job, worker: worker, status: .failed)
         let kind = job.kind
-        guard kind.jobNames.contains(job.solver) else {
+        guard kind.runs(job.solver) else {
             result.error = "unknown \(kind.rawValue) solver '\(job.solver)'; this worker has \(kind.jobNames.joined(separator: ", "))"
             return result
         }

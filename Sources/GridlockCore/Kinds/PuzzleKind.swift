@@ -35,6 +35,11 @@ extension PuzzleKind {
     /// Solver names plus `analyze` where it applies: what a batch accepts for this kind.
     public var jobNames: [String] { solverNames + (canBeAnalysed ? [Self.analysisJob] : []) }
 
+    /// Whether `name` is one of `jobNames`, without building the list: a worker asks for every job.
+    public func runs(_ name: String) -> Bool {
+        solverNames.contains(name) || (canBeAnalysed && name == Self.analysisJob)
+    }
+
     /// The solvers of `requested` that solve this kind, in order; the default when it names
     /// none of them, so one `--solver` list serves a file of mixed kinds.
     public func solvers(from requested: [String]) -> [String] {

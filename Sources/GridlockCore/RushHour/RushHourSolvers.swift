@@ -6,7 +6,7 @@ public enum RushHourSolvers {
         RushHourBFSSolver(), RushHourBidirectionalSolver(), RushHourReferenceSolver(),
     ]
 
-    public static var names: [String] { all.map(\.name) }
+    public static let names = all.map(\.name)
 
     public static func named(_ name: String) -> (any PuzzleSolver<RushHourPuzzle>)? {
         all.first { $0.name == name }

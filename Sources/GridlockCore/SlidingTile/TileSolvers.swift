@@ -6,7 +6,7 @@ public enum TileSolvers {
         TileAStarSolver(), TileBidirectionalSolver(), TileBFSSolver(),
     ]
 
-    public static var names: [String] { all.map(\.name) }
+    public static let names = all.map(\.name)
 
     public static func named(_ name: String) -> (any PuzzleSolver<TilePuzzle>)? {
         all.first { $0.name == name }

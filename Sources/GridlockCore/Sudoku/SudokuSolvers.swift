@@ -3,7 +3,7 @@
 public enum SudokuSolvers {
     public static let all: [any PuzzleSolver<SudokuPuzzle>] = [SudokuBitsetSolver(), SudokuNorvigSolver()]
 
-    public static var names: [String] { all.map(\.name) }
+    public static let names = all.map(\.name)
 
     public static func named(_ name: String) -> (any PuzzleSolver<SudokuPuzzle>)? {
         all.first { $0.name == name }

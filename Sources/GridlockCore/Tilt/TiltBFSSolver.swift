@@ -57,6 +57,6 @@ public struct TiltBFSSolver: PuzzleSolver {
 
 public enum TiltSolvers {
     public static let all: [any PuzzleSolver<TiltPuzzle>] = [TiltBFSSolver()]
-    public static var names: [String] { all.map(\.name) }
+    public static let names = all.map(\.name)
     public static func named(_ name: String) -> (any PuzzleSolver<TiltPuzzle>)? { all.first { $0.name == name } }
 }
