@@ -119,10 +119,17 @@ struct BatchCommandTests {
 
 @Suite("gridlock batch when its workers die", .serialized)
 struct BatchWorkersGoneTests {
-    /// The batch's worker processes: its children.
+    /// The batch's worker processes: its children run as `gridlock worker` (it has others for
+    /// a moment, such as the git that names the revision).
     static func children(of process: Process) throws -> [Int32] {
         try GridlockBinary.runTool("/usr/bin/pgrep", ["-P", "\(process.processIdentifier)"])
             .split(separator: "\n").compactMap { Int32($0) }
+            .filter { isWorker($0) }
+    }
+
+    static func isWorker(_ pid: Int32) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        return data.split(separator: 0).dropFirst().first.map { String(decoding: $0, as: UTF8.self) } == "worker"
     }
 
     /// The batch's workers once `count` are running (expected by `deadline`).
