@@ -6,7 +6,9 @@
 // (a duplicate is not folded twice), orders solvers by their first job as the job-ordered
 // read does, and keeps the smallest job numbers that did not run. A batch that had rows before
 // it started (a resume) or that replaced one cannot be told from its new results alone: then
-// `usable` is false and the tables come from the database as before.
+// `finished` gives nil and the tables come from the database as before. So does a fold whose
+// row count is not the batch's job count (a forged result for a job outside the batch, or one
+// replacing a stored row): it never prints tables the database would not.
 
 import GridlockWire
 
