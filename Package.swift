@@ -49,6 +49,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The hostile peers of scripts/chaos: forged and junk frames against the roles.
+        .executableTarget(
+            name: "gridlock-chaos",
+            dependencies: [
+                "GridlockWire", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "GridlockCoreTests",
             dependencies: ["GridlockCore"]

@@ -1,9 +1,9 @@
 // The cluster's config file: `key = value` lines, `#` comments. Flags override it; it overrides
 // the built-in defaults. config/gridlock.conf documents every key.
 //
-//   coordinator.bind      = tcp://*:5555           where the coordinator listens for workers
+//   coordinator.bind      = tcp://127.0.0.1:5555   where the coordinator listens (loopback by default)
 //   coordinator.endpoint  = tcp://coordinator:5555 where workers and the sink reach it
-//   sink.bind             = tcp://*:5556
+//   sink.bind             = tcp://127.0.0.1:5556
 //   sink.endpoint         = tcp://sink:5556
 //   sink.database         = results.sqlite
 //   worker.processes      = 2

@@ -2,16 +2,18 @@
 // a locked value, and a rendezvous for endpoints bound on wildcard ports.
 
 import Foundation
+import Synchronization
 
-public final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
+/// A stop request, made once and never taken back. An atomic, not a lock: `stop()` is called from signal handlers, which may interrupt the very
+/// thread that holds a lock in `isStopped`.
+public final class StopFlag: Sendable {
+    private let stopped = Atomic<Bool>(false)
 
     public init() {}
 
-    public var isStopped: Bool { lock.withLock { stopped } }
+    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
-    public func stop() { lock.withLock { stopped = true } }
+    public func stop() { stopped.store(true, ordering: .releasing) }
 }
 
 /// A value shared between a socket loop and the thread that watches it.

@@ -42,7 +42,7 @@ public enum Coordinator {
         bound: (String) -> Void = { _ in }, progress: (CoordinatorProgress) -> Void = { _ in }
     ) throws -> Outcome {
         let router = try ZMQSocket(context, .router)
-        try router.set(.maximumMessageBytes(WireProtocol.maximumFrameBytes))
+        try router.set(.maximumMessageBytes(WireProtocol.maximumCoordinatorFrameBytes))
         try router.set(.lingerMilliseconds(1_000))
         try router.bind(configuration.bind)
         bound(router.lastEndpoint)

@@ -74,6 +74,8 @@ extension CoordinatorMachine {
 
     /// Gives queued jobs to a worker that asked, as many as its credit, in as few frames as fit.
     mutating func dispatch(to worker: [UInt8], now: ContinuousClock.Instant, _ actions: inout [Action]) {
+        // A stopped batch (the sink gone, the input changed) hands out nothing more.
+        guard !stopped else { return }
         guard var info = workers.removeValue(forKey: worker) else {
             idle.removeAll { $0 == worker }
             return

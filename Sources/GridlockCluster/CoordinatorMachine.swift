@@ -195,6 +195,13 @@ public struct CoordinatorMachine {
                 progress.dropped.unexpected += 1
                 break
             }
+        case .sinkStopped(let reason):
+            // Only the sink's word stops the batch; anyone else's is a forgery.
+            guard sender == resume.sink else {
+                progress.dropped.unexpected += 1
+                break
+            }
+            stop(.sinkStopped(reason), &actions)
         case .jobs, .results, .storedQuery, .forget, .drained:
             progress.dropped.unexpected += 1
         }
@@ -262,11 +269,14 @@ public enum CoordinatorStop: Sendable, Hashable, CustomStringConvertible {
     case complete
     /// The input no longer matches the stored batch.
     case inputChanged(String)
+    /// The sink cannot store any more, and said why.
+    case sinkStopped(String)
 
     public var description: String {
         switch self {
         case .complete: "every job is stored"
         case .inputChanged(let reason): reason
+        case .sinkStopped(let reason): "the sink stopped: \(reason)"
         }
     }
 }

@@ -128,7 +128,7 @@ public final class JobReader {
                 case .file(let path):
                     current = (input, try LineReader(path: path, maximumBytes: specification.maximumRecordBytes), nil)
                 case .standardInput:
-                    current = (input, LineReader(descriptor: 0, closeWhenDone: false, maximumBytes: specification.maximumRecordBytes), nil)
+                    current = (input, LineReader(name: "standard input", descriptor: 0, closeWhenDone: false, maximumBytes: specification.maximumRecordBytes), nil)
                 case .text(_, let text):
                     textLine = 0
                     current = (input, nil, text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) })

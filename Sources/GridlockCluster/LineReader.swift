@@ -3,7 +3,12 @@
 //
 // A line longer than `maximumBytes` is not kept: its first `keptBytes` are, with its full
 // length, so that the one bad record becomes a clear `invalid` result instead of a process
-// that grows with a 100 MB line (or with /dev/zero, which has no line end at all).
+// that grows with a 100 MB line.
+//
+// An input whose first 8 KiB hold a NUL byte is refused at once: no puzzle text has one, and
+// binary input (an image, /dev/zero, random bytes) would otherwise become thousands of invalid
+// records, or, with no line end at all, be read for ever. Git and grep tell binary files the
+// same way.
 
 import Foundation
 
@@ -17,7 +22,11 @@ final class LineReader {
 
     static let blockBytes = 64 << 10
     static let keptBytes = 256
+    /// How much of the input's start is checked for a NUL byte.
+    static let textCheckBytes = 8 << 10
 
+    /// The input's name in messages: its path, or "standard input".
+    let name: String
     private let descriptor: Int32
     private let closeWhenDone: Bool
     private let maximumBytes: Int
@@ -27,8 +36,11 @@ final class LineReader {
     private var number = 0
     /// Bytes of an oversized line seen so far, while skipping to its end.
     private var skipping: (kept: [UInt8], length: Int)?
+    /// Bytes read so far, for the check of the input's start.
+    private var bytesRead = 0
 
-    init(descriptor: Int32, closeWhenDone: Bool, maximumBytes: Int) {
+    init(name: String, descriptor: Int32, closeWhenDone: Bool, maximumBytes: Int) {
+        self.name = name
         self.descriptor = descriptor
         self.closeWhenDone = closeWhenDone
         self.maximumBytes = maximumBytes
@@ -39,7 +51,7 @@ final class LineReader {
         guard descriptor >= 0 else {
             throw ClusterError("cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        self.init(descriptor: descriptor, closeWhenDone: true, maximumBytes: maximumBytes)
+        self.init(name: path, descriptor: descriptor, closeWhenDone: true, maximumBytes: maximumBytes)
     }
 
     deinit {
@@ -99,9 +111,24 @@ final class LineReader {
         if count < 0 {
             buffer.removeLast(Self.blockBytes)
             if errno == EINTR { return }
-            throw ClusterError("cannot read the input: \(String(cString: strerror(errno)))")
+            throw ClusterError("cannot read \(name): \(String(cString: strerror(errno)))")
         }
         buffer.removeLast(Self.blockBytes - count)
         if count == 0 { ended = true }
+        try checkIsText(buffer[old...])
+    }
+
+    /// Throws if `block`, just read, has a NUL byte within the input's first 8 KiB.
+    private func checkIsText(_ block: ArraySlice<UInt8>) throws {
+        defer { bytesRead += block.count }
+        guard bytesRead < Self.textCheckBytes else { return }
+        let checked = block.prefix(Self.textCheckBytes - bytesRead)
+        if let nul = checked.firstIndex(of: 0) {
+            let offset = bytesRead + (nul - block.startIndex)
+            throw ClusterError("""
+                \(name) is not text: byte \(offset + 1) is a NUL, which no puzzle file holds (an image, \
+                a binary or random bytes?); name a text file of puzzles
+                """)
+        }
     }
 }

@@ -126,7 +126,11 @@ public enum LocalCluster {
                 --batch \(configuration.batch) resumes.
                 """)
         }
-        if case .inputChanged(let reason)? = final.stop { throw ClusterError(reason) }
+        switch final.stop {
+        case .inputChanged(let reason)?: throw ClusterError(reason)
+        case .sinkStopped?: throw ClusterError(final.stop!.description)
+        case .complete?, nil: break
+        }
         return Outcome(
             progress: final.progress, sink: sinkCounters.current, seconds: seconds, workerRestarts: workers.supervisor.restarts,
             streamed: streamed.current)

@@ -57,7 +57,7 @@ public enum Sink {
         bound(results.lastEndpoint)
         let coordinator = try ZMQSocket(context, .dealer)
         try coordinator.set(.lingerMilliseconds(2_000))
-        try coordinator.set(.maximumMessageBytes(WireProtocol.maximumFrameBytes))
+        try coordinator.set(.maximumMessageBytes(WireProtocol.maximumCoordinatorFrameBytes))
         try coordinator.connect(configuration.coordinator())
         defer {
             results.close()
@@ -94,7 +94,8 @@ public enum Sink {
             }
         }
 
-        while !stop.isStopped {
+        /// One turn of the loop: store what is due, then wait for frames.
+        func step() throws {
             if machine.storeIsDue(now: clock.now) { try takeResults() }
             try perform(machine.tick(now: clock.now))
             // Idle, wait for results; once some wait, sleep out their window (only the coordinator
@@ -107,8 +108,17 @@ public enum Sink {
             }
             counters.update { $0 = machine.counters }
         }
-        // Nothing received is lost: what waits is stored (and acknowledged, if anyone listens).
-        try perform(machine.finish())
+
+        do {
+            while !stop.isStopped { try step() }
+            // Nothing received is lost: what waits is stored (and acknowledged, if anyone listens).
+            try perform(machine.finish())
+        } catch {
+            // Tell the coordinator before going: it would otherwise re-issue, for ever, jobs whose
+            // results can no longer be stored. The socket lingers to deliver it.
+            _ = try? coordinator.send([WireMessage.sinkStopped(reason: "\(error)").encoded()], dontWait: true)
+            throw error
+        }
         counters.update { $0 = machine.counters }
     }
 }

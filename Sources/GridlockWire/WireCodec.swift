@@ -161,10 +161,18 @@ public struct WireReader: Sendable {
         return Int(length)
     }
 
+    /// A name (a batch, a host, a solver): at most `WireProtocol.maximumNameBytes`, so that no
+    /// peer can make a role keep megabytes in a table of workers. Repeats within a frame, so it
+    /// is remembered in `slot` (0 to 7).
+    public mutating func name(slot: Int) throws(WireError) -> String {
+        try repeatedString(slot: slot, maximumBytes: WireProtocol.maximumNameBytes)
+    }
+
     /// A string that often repeats within a frame, remembered in `slot` (0 to 7).
-    public mutating func repeatedString(slot: Int) throws(WireError) -> String {
+    public mutating func repeatedString(slot: Int, maximumBytes: Int = maximumLength) throws(WireError) -> String {
         let start = offset
         let length = try self.length("string")
+        guard length <= maximumBytes else { throw .malformed("string of \(length) bytes, over \(maximumBytes)") }
         guard remaining >= length else { throw .truncated }
         if recent.isEmpty { recent = Array(repeating: "", count: 8) }
         let slice = bytes[offset..<(offset + length)]
@@ -173,13 +181,14 @@ public struct WireReader: Sendable {
             return recent[slot]
         }
         offset = start
-        let string = try string()
+        let string = try string(maximumBytes: maximumBytes)
         recent[slot] = string
         return string
     }
 
-    public mutating func string() throws(WireError) -> String {
+    public mutating func string(maximumBytes: Int = maximumLength) throws(WireError) -> String {
         let length = try length("string")
+        guard length <= maximumBytes else { throw .malformed("string of \(length) bytes, over \(maximumBytes)") }
         guard remaining >= length else { throw .truncated }
         let slice = bytes[offset..<(offset + length)]
         offset += length

@@ -44,6 +44,9 @@ extension WireMessage {
             writer.int(from)
         case .drained:
             writer.byte(Kind.drained.rawValue)
+        case .sinkStopped(let reason):
+            writer.byte(Kind.sinkStopped.rawValue)
+            writer.string(reason)
         }
         return writer.bytes
     }
@@ -67,19 +70,21 @@ extension WireMessage {
         case .results:
             message = .results(try reader.list { (reader) throws(WireError) in try JobResult(from: &reader) })
         case .stored:
-            message = .stored(batch: try reader.string(), jobs: try reader.list { (reader) throws(WireError) in try StoredJob(from: &reader) })
+            message = .stored(batch: try reader.name(slot: 0), jobs: try reader.list { (reader) throws(WireError) in try StoredJob(from: &reader) })
         case .sinkHello:
             message = .sinkHello
         case .storedQuery:
-            message = .storedQuery(batch: try reader.string(), from: try reader.int(), limit: try reader.int())
+            message = .storedQuery(batch: try reader.name(slot: 0), from: try reader.int(), limit: try reader.int())
         case .storedPage:
             message = .storedPage(
-                batch: try reader.string(), from: try reader.int(),
+                batch: try reader.name(slot: 0), from: try reader.int(),
                 jobs: try reader.list { (reader) throws(WireError) in try StoredJob(from: &reader) }, complete: try reader.bool())
         case .forget:
-            message = .forget(batch: try reader.string(), from: try reader.int())
+            message = .forget(batch: try reader.name(slot: 0), from: try reader.int())
         case .drained:
             message = .drained
+        case .sinkStopped:
+            message = .sinkStopped(reason: try reader.string(maximumBytes: WireProtocol.maximumReasonBytes))
         }
         try reader.finish()
         return message
@@ -93,7 +98,7 @@ extension WorkerIdentity {
     }
 
     init(from reader: inout WireReader) throws(WireError) {
-        self.init(host: try reader.repeatedString(slot: 1), pid: try reader.int())
+        self.init(host: try reader.name(slot: 1), pid: try reader.int())
     }
 }
 
@@ -117,8 +122,8 @@ extension Job {
     /// job cannot carry one that does not match its text.
     init(from reader: inout WireReader) throws(WireError) {
         self.init(
-            batch: try reader.repeatedString(slot: 0), id: try reader.int(), attempt: try reader.int(), kind: try reader.puzzleKind(),
-            puzzle: try reader.string(), solver: try reader.repeatedString(slot: 2), maxStates: try reader.int(),
+            batch: try reader.name(slot: 0), id: try reader.int(), attempt: try reader.int(), kind: try reader.puzzleKind(),
+            puzzle: try reader.string(), solver: try reader.name(slot: 2), maxStates: try reader.int(),
             timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string(),
             firstLine: try reader.int(), options: try JobReadOptions(from: &reader))
     }
@@ -186,9 +191,9 @@ extension JobResult {
     }
 
     init(from reader: inout WireReader) throws(WireError) {
-        let batch = try reader.repeatedString(slot: 0), job = try reader.int(), attempt = try reader.int()
+        let batch = try reader.name(slot: 0), job = try reader.int(), attempt = try reader.int()
         let worker = try WorkerIdentity(from: &reader)
-        let kind = try reader.puzzleKind(), puzzle = try reader.string(), solver = try reader.repeatedString(slot: 2)
+        let kind = try reader.puzzleKind(), puzzle = try reader.string(), solver = try reader.name(slot: 2)
         let source = try reader.string(), fingerprint = try reader.fingerprint(), expectedMoves = try reader.optionalInt()
         self.init(batch: batch, job: job, attempt: attempt, worker: worker, status: try reader.status())
         self.fingerprint = fingerprint

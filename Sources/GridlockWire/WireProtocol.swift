@@ -5,7 +5,7 @@
 //   worker  <--jobs / drained---------  coordinator
 //   worker  --results---------------->  sink (PULL, binds "results")
 //   sink    --stored / sinkHello /
-//             storedPage------------->  coordinator (ROUTER "jobs")
+//             storedPage / sinkStopped->  coordinator (ROUTER "jobs")
 //   sink    <--storedQuery / forget---  coordinator
 //
 // A frame: "GL", the version byte, the kind byte, then the fields (WireCodec.swift). Workers
@@ -19,7 +19,8 @@
 // and lists stored jobs by number and fingerprint, so a resumed batch re-solves exactly the
 // jobs whose answer is not stored (version 4; version 3 trusted job numbers). Each stored job
 // also says how it ended and whether its answer was wrong, so the coordinator exits as `batch`
-// does (version 5). Heartbeats list
+// does (version 5). A sink that cannot store says why before it exits, so the coordinator stops
+// with that reason instead of re-issuing for ever (version 6). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -27,7 +28,7 @@
 @_exported import GridlockKinds
 
 public enum WireProtocol {
-    public static let version: UInt8 = 5
+    public static let version: UInt8 = 6
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -40,6 +41,14 @@ public enum WireProtocol {
     public static let pollInterval: Duration = .milliseconds(50)
     /// Frames larger than this are refused by libzmq before they are read.
     public static let maximumFrameBytes: Int64 = 16 << 20
+    /// The coordinator's limit: it receives only asks, heartbeats and the sink's lists (a page
+    /// of 8,192 stored jobs is about 120 KB), so a peer cannot make it hold 16 MiB frames.
+    public static let maximumCoordinatorFrameBytes: Int64 = 1 << 20
+    /// The longest batch, host or solver name a frame may carry (a host name is at most 253
+    /// bytes); anything longer is malformed.
+    public static let maximumNameBytes = 255
+    /// The longest reason a sink may give for stopping.
+    public static let maximumReasonBytes = 4_096
     /// The most jobs a worker may hold, and so the largest group of jobs in one frame.
     public static let maximumCredit = 256
     /// The most results a worker or the coordinator puts in one `results` frame.
@@ -214,8 +223,11 @@ public enum WireMessage: Sendable, Hashable {
     case forget(batch: String, from: Int)
     /// Coordinator to worker: no jobs are left; stop asking.
     case drained
+    /// Sink to coordinator: I cannot store any more (the disk is full or read-only, the
+    /// database was deleted) and am stopping, for this reason.
+    case sinkStopped(reason: String)
 
     enum Kind: UInt8 {
-        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained
+        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained, sinkStopped
     }
 }

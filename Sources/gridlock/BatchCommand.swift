@@ -12,24 +12,29 @@ struct BatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",
         abstract: "Solve files of puzzles with local worker processes and print timing and memory tables.",
+        // Paragraphs are single lines (the backslashes): --help wraps them to the terminal, and a
+        // hard line break inside one made ragged lines.
         discussion: """
-            Starts a coordinator and a sink in this process and --workers worker processes
-            (`gridlock worker`), connected over loopback TCP with ZeroMQ. Every result is stored
-            once in SQLite (--db); the tables are printed at the end and can be printed again
-            with `gridlock report DB`. Progress goes to standard error.
+            Starts a coordinator and a sink in this process and --workers worker processes \
+            (`gridlock worker`), connected with ZeroMQ over ipc sockets in a directory only this user \
+            can enter. Every result is stored once in SQLite (--db); the tables are printed at the end \
+            and can be printed again with `gridlock report DB`. Progress goes to standard error.
 
             Examples:
               gridlock batch data/samples/unblockme.txt
-              gridlock batch data/rushhour/rush_18k.txt --solver bfs,bidirectional --db compare.sqlite
-              gridlock batch data/rushhour/rush1000.txt --solver analyze   # gridlock analyze, as jobs
+              gridlock batch data/rushhour/rush_18k.txt --solver bfs,bidirectional
+              gridlock batch data/rushhour/rush1000.txt --solver analyze --db analysis.sqlite
 
-            The input is read as the workers need it, so a batch of any size starts at once and
-            runs in bounded memory. A worker process that dies is replaced; after 5 quick deaths
-            in a row the batch stops and says why.
+            The input is read as the workers need it, so a batch of any size starts at once and runs \
+            in bounded memory. A worker process that dies is replaced; after 5 quick deaths in a row \
+            the batch stops and says why. SIGINT or SIGTERM stops it cleanly (a second one at once); \
+            the same command with --batch NAME resumes it, solving only the jobs not stored.
 
-            Exit status: 0 every job solved or proved unsolvable; 1 some record could not be read
-            (invalid input); 2 some job was cut off by a limit or failed; 3 some answer disagrees
-            with the one the input gave (wrong); 64 bad usage.
+            Exit status: 0 every job solved or proved unsolvable; 1 some record could not be read \
+            (invalid input), the input is not text, or the sink stopped (its disk full or read-only, \
+            its database deleted); 2 some job was cut off by a limit or failed; 3 some answer \
+            disagrees with the one the input gave (wrong); 64 bad usage; 130 or 143 stopped by SIGINT \
+            or SIGTERM.
             """
     )
 
@@ -56,6 +61,7 @@ struct BatchCommand: ParsableCommand {
     func validate() throws {
         try jobOptions.validate()
         guard workers >= 1, workers <= 4_096 else { throw ValidationError("--workers must be from 1 to 4096") }
+        if let batch { try BatchName.check(batch) }
     }
 
     func run() throws {
@@ -76,7 +82,11 @@ struct BatchCommand: ParsableCommand {
                 pool.stop(signal: SIGTERM)
                 throw error
             }
-            outcome = try LocalCluster.run(reader, configuration, store: store, workers: pool) { state, sink in
+            // SIGINT or SIGTERM stop the batch cleanly: the workers are told, what they finished
+            // is stored, and the run says how to resume.
+            let stop = StopFlag()
+            TerminationSignals.forward(to: stop)
+            outcome = try LocalCluster.run(reader, configuration, store: store, workers: pool, stop: stop) { state, sink in
                 progress.show(state, sink: sink)
             }
         } catch let error as ClusterError {
@@ -85,6 +95,16 @@ struct BatchCommand: ParsableCommand {
         }
         progress.finish()
         let final = outcome.progress
+        let signal = TerminationSignals.received.load(ordering: .relaxed)
+        if signal != 0, !final.complete {
+            StandardError.write("""
+                batch \(name): stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM") with \(final.done.grouped) of \
+                \(final.total.map(\.grouped) ?? "\(final.read.grouped)+") jobs stored in \(db); run the same command with \
+                --batch \(name) to resume
+
+                """)
+            throw ExitCode(128 + signal)
+        }
         guard final.read > 0 else { throw ValidationError("no puzzles in the input") }
         try store.recordTotal(batch: name, jobs: final.read)
         let tally: BatchTally
@@ -145,5 +165,19 @@ struct JobOptions: ParsableArguments {
             maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
             maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes)
+    }
+}
+
+/// What a batch may be called: it is printed in every report and stored in every row.
+enum BatchName {
+    static let maximumBytes = WireProtocol.maximumNameBytes
+
+    static func check(_ name: String) throws {
+        guard !name.isEmpty, name.utf8.count <= maximumBytes else {
+            throw ValidationError("--batch must be 1 to \(maximumBytes) bytes long")
+        }
+        guard !name.unicodeScalars.contains(where: \.isControlCharacter) else {
+            throw ValidationError("--batch must not hold control characters (it was '\(name.printable)')")
+        }
     }
 }

@@ -19,7 +19,7 @@ struct DatabaseOptions: ParsableArguments {
 
     func open() throws -> ResultStore {
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
-        return try ResultStore(path: db)
+        return try ResultStore(path: db, readOnly: true)
     }
 }
 
@@ -90,12 +90,12 @@ enum ReportPrinter {
         case .text, .markdown:
             let render = format == .text ? TextTable.aligned : TextTable.markdown
             var parts = environment.map {
-                "batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)"
+                "batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)".printable
             }
             parts.append(render(BatchReport.columns, table))
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))
             if !problems.isEmpty {
-                parts.append("Jobs that did not run (the first 50):\n" + problems.map { "  \($0.source) [\($0.solver)] \($0.status): \($0.error ?? "")" }.joined(separator: "\n"))
+                parts.append("Jobs that did not run (the first 50):\n" + problems.map { "  \($0.source) [\($0.solver)] \($0.status): \($0.error ?? "")".printable }.joined(separator: "\n"))
             }
             return parts.joined(separator: "\n\n")
         case .csv:
@@ -114,7 +114,10 @@ enum ReportPrinter {
         var rows: [[String: String]]
     }
 
+    /// A CSV field: control characters escaped (so a carriage return or line feed never splits
+    /// a record), quoted when it holds a comma or a quote.
     static func csvField(_ value: String) -> String {
-        value.contains(",") || value.contains("\"") ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+        let value = value.printable
+        return value.contains(",") || value.contains("\"") ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
     }
 }

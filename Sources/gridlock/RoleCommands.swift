@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import Foundation
+import Synchronization
 import GridlockCluster
 import GridlockCore
 import GridlockWire
@@ -84,7 +85,7 @@ struct SinkCommand: ParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
-    @Option(help: "The results endpoint to bind (config: sink.bind; default tcp://*:5556).")
+    @Option(help: "The results endpoint to bind (config: sink.bind; default tcp://127.0.0.1:5556, loopback only: name an address, or tcp://*:5556, to take results from other machines).")
     var bind: String?
 
     @Option(help: "The coordinator's jobs endpoint (config: coordinator.endpoint).")
@@ -96,7 +97,7 @@ struct SinkCommand: ParsableCommand {
     func run() throws {
         let file = try config.load()
         let endpoint = try ConfigFile.require(coordinator, file, "coordinator.endpoint", flag: "--coordinator")
-        let bind = self.bind ?? file.string("sink.bind") ?? "tcp://*:5556"
+        let bind = self.bind ?? file.string("sink.bind") ?? "tcp://127.0.0.1:5556"
         let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
         let counters = Shared(SinkCounters())
         try RoleLifetime.run { context, stop in
@@ -140,7 +141,7 @@ struct CoordinatorCommand: ParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
-    @Option(help: "The jobs endpoint to bind (config: coordinator.bind; default tcp://*:5555).")
+    @Option(help: "The jobs endpoint to bind (config: coordinator.bind; default tcp://127.0.0.1:5555, loopback only: name an address, or tcp://*:5555, to take workers from other machines).")
     var bind: String?
 
     @Option(help: "The sink's results endpoint, where failed and invalid jobs are reported (config: sink.endpoint).")
@@ -165,6 +166,7 @@ struct CoordinatorCommand: ParsableCommand {
     var storeTimeout: Double?
 
     func validate() throws {
+        try BatchName.check(batch)
         try jobOptions.validate()
         if let attempts, !(1...1_000).contains(attempts) { throw ValidationError("--attempts must be from 1 to 1000") }
         for (name, value) in [("--silence-limit", silenceLimit), ("--store-timeout", storeTimeout)] {
@@ -185,7 +187,7 @@ struct CoordinatorCommand: ParsableCommand {
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
         machine.resumeChanged = resumeChanged
         let configuration = Coordinator.Configuration(
-            bind: bind ?? file.string("coordinator.bind") ?? "tcp://*:5555", sink: { sinkEndpoint }, machine: machine)
+            bind: bind ?? file.string("coordinator.bind") ?? "tcp://127.0.0.1:5555", sink: { sinkEndpoint }, machine: machine)
         let progress = ProgressLine()
         let outcome = try RoleLifetime.run { context, stop in
             try Coordinator.run(
@@ -208,6 +210,11 @@ struct CoordinatorCommand: ParsableCommand {
             if final.tally.exitCode != 0 { throw ExitCode(final.tally.exitCode) }
         case .inputChanged(let reason)?:
             throw CommandFailure(reason)
+        case .sinkStopped?:
+            throw CommandFailure("""
+                \(outcome.stop!); once it is mended, start the sink and this coordinator again with \
+                --batch \(batch) to resume: only jobs not stored are solved
+                """)
         case nil:
             throw ExitCode(2)
         }
@@ -251,16 +258,24 @@ enum RoleLifetime {
     }
 }
 
-/// SIGINT and SIGTERM ask the socket loops to finish cleanly (close sockets, flush results).
+/// SIGINT and SIGTERM ask the socket loops to finish cleanly (close sockets, flush results). A
+/// second one ends the process at once: the handler gives the signal back its default action,
+/// so an impatient Ctrl-C twice is never ignored.
 enum TerminationSignals {
     nonisolated(unsafe) private static var flag: StopFlag?
+    /// The signal that asked to stop, 0 before one has.
+    static let received = Atomic<Int32>(0)
 
     static func forward(to stop: StopFlag) {
         flag = stop
         var signals = sigset_t()
         sigemptyset(&signals)
         for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber) { _ in TerminationSignals.flag?.stop() }
+            signal(signalNumber) { number in
+                TerminationSignals.received.store(number, ordering: .relaxed)
+                TerminationSignals.flag?.stop()
+                signal(number, SIG_DFL)
+            }
             sigaddset(&signals, signalNumber)
         }
         // A parent may have started us with these blocked (a test runner does): unblock them.

@@ -52,6 +52,21 @@ struct BatchCommandTests {
         }
     }
 
+    @Test("a batch name with control characters is refused before anything runs; a binary input is refused, named")
+    func unsafeNamesAndBinaryInputAreRefused() throws {
+        let directory = try Self.temporaryDirectory()
+        let database = directory.appendingPathComponent("r.sqlite").path
+        let named = try GridlockBinary.run(["batch", "data/samples/unblockme.txt", "--batch", "red\u{1B}[31m\rname", "--db", database])
+        #expect(named.status == 64)
+        #expect(named.stderr.contains("--batch must not hold control characters (it was 'red\\u{1B}[31m\\u{D}name')"))
+        #expect(!FileManager.default.fileExists(atPath: database))
+        let binary = directory.appendingPathComponent("image.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]).write(to: binary)
+        let refused = try GridlockBinary.run(["batch", binary.path, "--workers", "1", "--db", database])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("\(binary.path) is not text: byte 9 is a NUL"))
+    }
+
     @Test("invalid lines are reported with file, line and reason, counted, and the rest runs")
     func invalidLines() throws {
         let directory = try Self.temporaryDirectory()

@@ -95,6 +95,23 @@ struct ClusterReliabilityTests {
         }
     }
 
+    @Test("the coordinator binds loopback by default, not every interface")
+    func bindsLoopbackByDefault() throws {
+        let cluster = try ClusterHarness()
+        let log = cluster.directory.appendingPathComponent("coordinator.log")
+        let coordinator = try GridlockBinary.start(
+            ["coordinator", try cluster.write(["00 ooooooooooooooooAAoooooooooooooooooo 5"]), "--batch", "loopback", "--sink", cluster.results],
+            errorLog: log)
+        defer { kill(coordinator.processIdentifier, SIGKILL) }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        var text = ""
+        while !text.contains("bound"), Date() < deadline {
+            usleep(20_000)
+            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        }
+        #expect(text.contains("coordinator: bound tcp://127.0.0.1:5555"), "\(text)")
+    }
+
     @Test("10,000 random and truncated frames to every bound socket: no crash, and the batch goes on")
     func junkFrames() throws {
         let cluster = try ClusterHarness()
@@ -118,7 +135,7 @@ struct ClusterReliabilityTests {
         for round in 0..<10_000 {
             var frames: [[UInt8]] = (0..<Int(1 + next() % 3)).map { _ in (0..<Int(next() % 48)).map { _ in UInt8(truncatingIfNeeded: next()) } }
             if round % 3 == 0 { frames = [Array(valid.prefix(Int(next() % UInt64(valid.count))))] }
-            if round % 5 == 0, !frames[0].isEmpty { frames[0].replaceSubrange(0..<min(4, frames[0].count), with: [0x47, 0x4C, WireProtocol.version, UInt8(next() % 11)].prefix(min(4, frames[0].count))) }
+            if round % 5 == 0, !frames[0].isEmpty { frames[0].replaceSubrange(0..<min(4, frames[0].count), with: [0x47, 0x4C, WireProtocol.version, UInt8(next() % 12)].prefix(min(4, frames[0].count))) }
             _ = try coordinator.send(frames, dontWait: true)
             _ = try sink.send(frames, dontWait: true)
         }

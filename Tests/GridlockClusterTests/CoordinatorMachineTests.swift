@@ -49,6 +49,17 @@ struct CoordinatorMachineTests {
         #expect(Self.dispatched(page).map(\.id) == [0, 1, 2])
     }
 
+    @Test("the sink's word that it stopped stops the batch with its reason; the same words from another peer do not")
+    func sinkStoppedStopsTheBatch() {
+        var machine = Self.machine(jobs: 3)
+        #expect(machine.receive(.sinkStopped(reason: "disk full"), from: [7], now: Self.t0).isEmpty)
+        #expect(machine.progress.dropped.unexpected == 1)
+        let actions = machine.receive(.sinkStopped(reason: "disk full"), from: Self.sink, now: Self.t0)
+        #expect(actions == [.stop(.sinkStopped("disk full"))])
+        // Stopped: nothing more goes out.
+        #expect(Self.dispatched(machine.receive(.ready(Self.identity, credit: 3), from: Self.worker, now: Self.t0)).isEmpty)
+    }
+
     @Test("a stored job with the same fingerprint is skipped; another fingerprint stops the batch naming its line")
     func resumeComparesFingerprints() {
         let same = StoredJob(job: 1, fingerprint: Self.job(1).job.fingerprint)

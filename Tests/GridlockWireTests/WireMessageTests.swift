@@ -45,6 +45,7 @@ struct WireMessageTests {
         .storedPage(batch: "b-1", from: 0, jobs: [], complete: false),
         .forget(batch: "b-1", from: 12),
         .drained,
+        .sinkStopped(reason: "SQLite error 13: database or disk is full"),
     ]
 
     @Test("every message decodes to itself", arguments: messages)
@@ -85,7 +86,7 @@ struct WireMessageTests {
             if round % 2 == 0 {
                 // A valid header of this version and a real kind, then random bytes: what the
                 // field decoders see.
-                frame = [0x47, 0x4C, WireProtocol.version, UInt8(1 + next() % 10)]
+                frame = [0x47, 0x4C, WireProtocol.version, UInt8(1 + next() % 11)]
                 frame += (0..<Int(next() % 64)).map { _ in UInt8(truncatingIfNeeded: next()) }
             } else {
                 frame = Self.messages[Int(next() % UInt64(Self.messages.count))].encoded()
@@ -138,6 +139,17 @@ struct WireMessageTests {
         // A list that claims more elements than the frame has bytes.
         let list: [UInt8] = [0x47, 0x4C, WireProtocol.version, 5, 1, 0x41, 0xFF, 0xFF, 0x03]
         #expect(throws: WireError.truncated) { try WireMessage.decode(list) }
+    }
+
+    @Test("a name longer than 255 bytes (host, batch, solver) is malformed, so no table of workers holds megabytes")
+    func namesAreBounded() throws {
+        let longest = String(repeating: "h", count: WireProtocol.maximumNameBytes)
+        let fits = WireMessage.ready(WorkerIdentity(host: longest, pid: 1), credit: 1)
+        #expect(try WireMessage.decode(fits.encoded()) == fits)
+        let over = WireMessage.ready(WorkerIdentity(host: longest + "h", pid: 1), credit: 1)
+        #expect(throws: WireError.malformed("string of 256 bytes, over 255")) { try WireMessage.decode(over.encoded()) }
+        let batch = WireMessage.stored(batch: longest + "b", jobs: [])
+        #expect(throws: WireError.malformed("string of 256 bytes, over 255")) { try WireMessage.decode(batch.encoded()) }
     }
 
     @Test("fingerprints are stable across builds: a row stored by wire protocol 4 still matches its job")

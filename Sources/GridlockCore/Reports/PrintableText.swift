@@ -1,0 +1,25 @@
+// Text from outside (batch and host names, file names, puzzles, error messages that quote
+// them) made safe to print: a control character in a report would move the cursor, recolour
+// the terminal or, as a carriage return or line feed, split a table row or a CSV record.
+
+extension String {
+    /// This text with every control character (C0, DEL, C1) written as `\u{1B}`; unchanged,
+    /// without a copy, when it has none.
+    public var printable: String {
+        guard unicodeScalars.contains(where: \.isControlCharacter) else { return self }
+        var escaped = ""
+        for scalar in unicodeScalars {
+            if scalar.isControlCharacter {
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}
+
+extension Unicode.Scalar {
+    /// C0 controls (tab, line feed and carriage return among them), DEL and C1 controls.
+    public var isControlCharacter: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
+}

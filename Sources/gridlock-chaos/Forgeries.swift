@@ -1,0 +1,120 @@
+// Forged acknowledgements and results: a peer that read the input and computes every job's
+// fingerprint, the strongest forgery there is without the roles' secrets.
+
+import ArgumentParser
+import Foundation
+import GridlockWire
+import ZeroMQ
+
+struct ForgeStored: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Poses as the sink: says hello, then that every job of the batch is stored.")
+
+    @OptionGroup var target: Target
+    @OptionGroup var forged: ForgedJobs
+
+    @Option(help: "Seconds to keep repeating the forgery.")
+    var seconds = 3.0
+
+    func run() throws {
+        let context = try ZMQContext()
+        let socket = try dealer(context, to: target.to, identity: Array("chaos-sink".utf8))
+        let stored = try forged.jobs(batch: target.batch).map {
+            StoredJob(job: $0.id, fingerprint: $0.fingerprint, status: .solved, wrong: false)
+        }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var sent = 0
+        while Date() < deadline {
+            try send(socket, WireMessage.sinkHello.encoded())
+            for page in stride(from: 0, to: stored.count, by: 500) {
+                try send(socket, WireMessage.stored(batch: target.batch, jobs: Array(stored[page..<min(page + 500, stored.count)])).encoded())
+            }
+            sent += stored.count
+            usleep(200_000)
+        }
+        socket.close()
+        context.terminate()
+        print("forge-stored: \(sent) forged acknowledgements")
+    }
+}
+
+struct ForgeResults: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pushes a result with a wrong move count for every job of the batch to the sink.")
+
+    @OptionGroup var target: Target
+    @OptionGroup var forged: ForgedJobs
+
+    func run() throws {
+        let context = try ZMQContext()
+        let socket = try ZMQSocket(context, .push)
+        try socket.set(.lingerMilliseconds(2_000))
+        try socket.connect(target.to)
+        let results = try forged.jobs(batch: target.batch).map { job in
+            var result = JobResult(answering: job, worker: forger, status: .solved)
+            let expected = Int(job.puzzle.split(separator: " ").last ?? "") ?? 0
+            result.moves = expected + 7
+            result.solution = "A+1"
+            return result
+        }
+        for group in stride(from: 0, to: results.count, by: 64) {
+            try send(socket, WireMessage.results(Array(results[group..<min(group + 64, results.count)])).encoded())
+        }
+        usleep(500_000)
+        socket.close()
+        context.terminate()
+        print("forge-results: \(results.count) forged results")
+    }
+}
+
+struct Hoard: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Asks for jobs again and again and never answers: holds what it is given.")
+
+    @OptionGroup var target: Target
+
+    @Option(help: "Seconds to go on.")
+    var seconds = 20.0
+
+    func run() throws {
+        let context = try ZMQContext()
+        let socket = try dealer(context, to: target.to, identity: Array("chaos-hoarder".utf8))
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var held = 0
+        while Date() < deadline {
+            try send(socket, WireMessage.ready(forger, credit: WireProtocol.maximumCredit).encoded())
+            while let frames = try socket.receive() {
+                if frames.count == 1, case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) { held += jobs.count }
+            }
+            usleep(100_000)
+        }
+        socket.close()
+        context.terminate()
+        print("hoard: \(held) jobs taken and never answered")
+    }
+}
+
+struct Churn: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Peers that connect, ask for jobs and vanish.")
+
+    @OptionGroup var target: Target
+
+    @Option(help: "How many peers.")
+    var peers = 3_000
+
+    func run() throws {
+        let context = try ZMQContext()
+        var taken = 0
+        for index in 0..<peers {
+            let socket = try dealer(context, to: target.to, identity: Array("chaos-churn-\(index)".utf8))
+            try send(socket, WireMessage.ready(WorkerIdentity(host: "chaos-churn", pid: index), credit: 16).encoded())
+            usleep(5_000)
+            while let frames = try socket.receive() {
+                if frames.count == 1, case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) { taken += jobs.count }
+            }
+            socket.close()
+        }
+        context.terminate()
+        print("churn: \(peers) peers took \(taken) jobs and vanished")
+    }
+}

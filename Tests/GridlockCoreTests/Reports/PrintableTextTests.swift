@@ -1,0 +1,26 @@
+// Text from outside printed safely: control characters escaped, plain text untouched.
+
+import GridlockCore
+import Testing
+
+@Suite struct PrintableTextTests {
+    @Test("every C0 control, DEL and C1 control is escaped; printable text, accents and emoji are not")
+    func controlsAreEscaped() {
+        #expect("evil\u{1B}[31m\r\nname\u{07}\t\u{7F}\u{85}".printable == "evil\\u{1B}[31m\\u{D}\\u{A}name\\u{7}\\u{9}\\u{7F}\\u{85}")
+        #expect("plain text, ÆØÅ, 🧩 | \"quoted\"".printable == "plain text, ÆØÅ, 🧩 | \"quoted\"")
+        #expect("".printable == "")
+    }
+
+    @Test("tables escape their cells: no control character in aligned text, no row split or extra column in Markdown")
+    func tablesEscapeCells() {
+        let header = ["name", "count"]
+        let rows = [["a\r\nb|c\u{1B}", "1"]]
+        let aligned = TextTable.aligned(header: header, rows: rows)
+        #expect(!aligned.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(aligned.split(separator: "\n").count == 2)
+        let markdown = TextTable.markdown(header: header, rows: rows)
+        let lines = markdown.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[2] == "| a\\u{D}\\u{A}b\\|c\\u{1B} | 1 |")
+    }
+}
