@@ -15,6 +15,8 @@ public struct DropCounts: Sendable, Hashable {
     public var unexpected = 0
     /// Acknowledgements of jobs not awaiting one: stored twice, or never handed out.
     public var staleAcknowledgements = 0
+    /// Frames and results whose tag or lease did not match the cluster's key.
+    public var forged = 0
 
     public init() {}
 }

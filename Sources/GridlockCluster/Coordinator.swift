@@ -58,7 +58,7 @@ public enum Coordinator {
         func perform(_ actions: [CoordinatorMachine.Action]) throws {
             for action in actions {
                 switch action {
-                case .send(let peer, let message): try router.send([peer, message.encoded()], dontWait: true)
+                case .send(let peer, let message): try router.send([peer] + message.frames(key: configuration.machine.key), dontWait: true)
                 case .sendResults(let message): try sink.send([message.encoded()], dontWait: true)
                 case .stop(let reason): stopped = reason
                 }

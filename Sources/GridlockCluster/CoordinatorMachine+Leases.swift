@@ -86,7 +86,7 @@ extension CoordinatorMachine {
             // Changed in place: reading an entry's field, or writing a copy back, copies the entry
             // and its state (a third of dispatching).
             guard let index = tracked.index(forKey: id),
-                  let job = tracked.values.modifyEntry(at: index, { entry -> Job? in
+                  let handedOut = tracked.values.modifyEntry(at: index, { entry -> Job? in
                       guard case .queued = entry.state else { return nil }
                       entry.attempts += 1
                       entry.state = .assigned(worker: worker, since: now)
@@ -95,6 +95,8 @@ extension CoordinatorMachine {
                       return job
                   })
             else { continue }
+            var job = handedOut
+            if let key = configuration.key { job.lease = key.lease(for: job) }
             info.sent.append(id)
             info.sentSinceHeartbeat += 1
             info.credit -= 1
@@ -187,6 +189,13 @@ extension CoordinatorMachine {
         storeDeadlines.append((job, now))
     }
 
+    /// A result the coordinator reports itself, with the lease the sink checks.
+    func signed(_ result: JobResult) -> JobResult {
+        var result = result
+        if let key = configuration.key { result.lease = key.lease(answering: result) }
+        return result
+    }
+
     /// A result the coordinator sent itself now waits for the sink's acknowledgement.
     mutating func markReported(_ job: Int, _ result: JobResult, now: ContinuousClock.Instant) {
         tracked[job]!.state = .reported(result, since: now)
@@ -202,6 +211,7 @@ extension CoordinatorMachine {
                 var result = JobResult(answering: entry.job, worker: configuration.identity, status: .failed)
                 result.attempt = entry.attempts
                 result.error = "failed after \(entry.attempts) attempts: \(fault)"
+                result = signed(result)
                 tracked[job] = entry
                 markReported(job, result, now: now)
                 actions.append(.sendResults(.results([result])))

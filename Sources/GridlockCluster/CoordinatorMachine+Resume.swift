@@ -107,6 +107,7 @@ extension CoordinatorMachine {
         }
         var result = JobResult(answering: item.job, worker: configuration.identity, status: .invalid)
         result.error = reason
+        result = signed(result)
         tracked[id] = Tracked(job: item.job, state: .queued)
         markReported(id, result, now: now)
         actions.append(.sendResults(.results([result])))

@@ -40,6 +40,9 @@ public struct CoordinatorMachine {
         public var maximumTracked = 16_384
         /// Who signs the results the coordinator reports itself (failed and unreadable jobs).
         public var identity: WorkerIdentity
+        /// The key shared with the sink: jobs go out with leases, and only tagged frames are
+        /// believed to be the sink's (ClusterKey.swift). Without one, any peer may say it is.
+        public var key: ClusterKey?
 
         public init(batch: String, identity: WorkerIdentity) {
             self.batch = batch
@@ -157,9 +160,10 @@ public struct CoordinatorMachine {
         return actions
     }
 
-    /// One multipart message from the jobs socket: the sender's routing id, then one frame.
+    /// One multipart message from the jobs socket: the sender's routing id, one frame, and the
+    /// frame's tag when the sink sent it.
     public mutating func receive(_ frames: [[UInt8]], now: ContinuousClock.Instant) -> [Action] {
-        guard frames.count == 2 else {
+        guard frames.count == 2 || frames.count == 3 else {
             progress.dropped.malformed += 1
             return []
         }
@@ -169,6 +173,12 @@ public struct CoordinatorMachine {
             message = try WireMessage.decode(frames[1])
         } catch {
             progress.dropped.malformed += 1
+            return []
+        }
+        // What only the sink may say counts only with the key's tag: anyone can connect and say it.
+        if message.isTheSinks, let key = configuration.key,
+           !(frames.count == 3 && key.verifies(frames[1], tagFrame: frames[2])) {
+            progress.dropped.forged += 1
             return []
         }
         return receive(message, from: sender, now: now)

@@ -80,6 +80,11 @@ public enum LocalCluster {
     ) throws -> Outcome {
         var workersStopped = false
         defer { if !workersStopped { workers.stop(signal: SIGTERM) } }
+        // A key for this run only: the sink and the coordinator share it in memory, so no other
+        // process can pose as either or store a result for a job it was not given.
+        let key = ClusterKey.random()
+        var configuration = configuration
+        configuration.key = key
         let context = try ZMQContext()
         let stopSink = StopFlag()
         let sinkCounters = Shared(SinkCounters())
@@ -88,6 +93,7 @@ public enum LocalCluster {
         let sinkThread = Thread {
             do {
                 var sink = Sink.Configuration(bind: workers.results, coordinator: { workers.jobs }, database: store)
+                sink.key = key
                 sink.written = { results, stored in streamed.update { $0.add(results, stored: stored) } }
                 try Sink.run(sink, context: context, stop: stopSink, counters: sinkCounters, bound: { _ in })
             } catch {

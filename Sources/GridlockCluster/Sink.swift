@@ -29,6 +29,8 @@ public enum Sink {
         /// Told of every group written, after its transaction: `gridlock batch` folds its tables
         /// from them (StreamedReport).
         public var written: (@Sendable ([JobResult], ResultStore.Stored) -> Void)?
+        /// The key shared with the coordinator (ClusterKey.swift).
+        public var key: ClusterKey?
 
         public init(bind: String, coordinator: @escaping @Sendable () -> String, database: ResultStore) {
             self.bind = bind
@@ -64,14 +66,14 @@ public enum Sink {
             coordinator.close()
         }
         let clock = ContinuousClock()
-        var machine = SinkMachine()
+        var machine = SinkMachine(key: configuration.key)
         let database = configuration.database
 
         func perform(_ actions: [SinkMachine.Action]) throws {
             for action in actions {
                 switch action {
                 case .send(let message):
-                    try coordinator.send([message.encoded()], dontWait: true)
+                    try coordinator.send(message.frames(key: configuration.key), dontWait: true)
                 case .store(let batch):
                     let stored = try database.store(batch)
                     configuration.written?(batch, stored)
@@ -116,7 +118,7 @@ public enum Sink {
         } catch {
             // Tell the coordinator before going: it would otherwise re-issue, for ever, jobs whose
             // results can no longer be stored. The socket lingers to deliver it.
-            _ = try? coordinator.send([WireMessage.sinkStopped(reason: "\(error)").encoded()], dontWait: true)
+            _ = try? coordinator.send(WireMessage.sinkStopped(reason: "\(error)").frames(key: configuration.key), dontWait: true)
             throw error
         }
         counters.update { $0 = machine.counters }

@@ -35,7 +35,13 @@ public struct SinkMachine {
     private var waitingSince: ContinuousClock.Instant?
     private var lastHello: ContinuousClock.Instant?
 
-    public init() {}
+    /// The cluster's key: results are stored only with their job's lease, and the coordinator's
+    /// queries believed only with its tag (ClusterKey.swift). Without one, anything is.
+    let key: ClusterKey?
+
+    public init(key: ClusterKey? = nil) {
+        self.key = key
+    }
 
     /// Whether results wait for their window: then the loop need not listen for more (only the
     /// window's end or the coordinator matter) and takes every waiting frame when it ends.
@@ -61,9 +67,17 @@ public struct SinkMachine {
 
     /// One message from the results socket.
     public mutating func receiveResults(_ frames: [[UInt8]], now: ContinuousClock.Instant) -> [Action] {
-        guard frames.count == 1, case .results(let results)? = try? WireMessage.decode(frames[0]) else {
+        guard frames.count == 1, case .results(let received)? = try? WireMessage.decode(frames[0]) else {
             counters.dropped.malformed += 1
             return []
+        }
+        var results = received
+        if let key {
+            // A result without its job's lease was not sent by the worker holding the job, or
+            // answers another job than the one it names: dropped, never stored.
+            let count = results.count
+            results.removeAll { $0.lease != key.lease(answering: $0) }
+            counters.dropped.forged += count - results.count
         }
         guard !results.isEmpty else { return [] }
         if waiting.isEmpty { waitingSince = now }
@@ -73,7 +87,12 @@ public struct SinkMachine {
 
     /// One message from the coordinator.
     public mutating func receiveFromCoordinator(_ frames: [[UInt8]]) -> [Action] {
-        switch frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil {
+        let message = frames.count == 1 || frames.count == 2 ? try? WireMessage.decode(frames[0]) : nil
+        if let message, message.isTheCoordinators, let key, !(frames.count == 2 && key.verifies(frames[0], tagFrame: frames[1])) {
+            counters.dropped.forged += 1
+            return []
+        }
+        switch message {
         case .storedQuery(let batch, let from, let limit)?:
             return [.readStored(batch: batch, from: max(0, from), limit: max(1, min(limit, WireProtocol.storedPageSize)))]
         case .forget(let batch, let from)?:

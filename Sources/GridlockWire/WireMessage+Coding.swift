@@ -116,6 +116,7 @@ extension Job {
         writer.string(source)
         writer.int(firstLine)
         options.write(to: &writer)
+        writer.word(lease)
     }
 
     /// The fingerprint is not sent: the receiver computes it from the fields it decodes, so a
@@ -126,6 +127,7 @@ extension Job {
             puzzle: try reader.string(), solver: try reader.name(slot: 2), maxStates: try reader.int(),
             timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string(),
             firstLine: try reader.int(), options: try JobReadOptions(from: &reader))
+        lease = try reader.word()
     }
 }
 
@@ -144,7 +146,12 @@ extension StoredJob {
 
 extension WireWriter {
     mutating func fingerprint(_ fingerprint: JobFingerprint) {
-        var bits = fingerprint.value
+        word(fingerprint.value)
+    }
+
+    /// Eight bytes, least significant first: hashes and tags, which a varint would lengthen.
+    mutating func word(_ value: UInt64) {
+        var bits = value
         for _ in 0..<8 {
             byte(UInt8(truncatingIfNeeded: bits))
             bits >>= 8
@@ -154,9 +161,13 @@ extension WireWriter {
 
 extension WireReader {
     mutating func fingerprint() throws(WireError) -> JobFingerprint {
+        JobFingerprint(try word())
+    }
+
+    mutating func word() throws(WireError) -> UInt64 {
         var bits: UInt64 = 0
         for index in 0..<8 { bits |= UInt64(try byte()) << UInt64(8 * index) }
-        return JobFingerprint(bits)
+        return bits
     }
 
     mutating func puzzleKind() throws(WireError) -> PuzzleKind {
@@ -179,6 +190,7 @@ extension JobResult {
         writer.byte(kind.wireCode)
         for text in [puzzle, solver, source] { writer.string(text) }
         writer.fingerprint(fingerprint)
+        writer.word(lease)
         writer.optionalInt(expectedMoves)
         writer.byte(status.wireCode)
         writer.optionalInt(moves)
@@ -194,9 +206,11 @@ extension JobResult {
         let batch = try reader.name(slot: 0), job = try reader.int(), attempt = try reader.int()
         let worker = try WorkerIdentity(from: &reader)
         let kind = try reader.puzzleKind(), puzzle = try reader.string(), solver = try reader.name(slot: 2)
-        let source = try reader.string(), fingerprint = try reader.fingerprint(), expectedMoves = try reader.optionalInt()
+        let source = try reader.string(), fingerprint = try reader.fingerprint(), lease = try reader.word()
+        let expectedMoves = try reader.optionalInt()
         self.init(batch: batch, job: job, attempt: attempt, worker: worker, status: try reader.status())
         self.fingerprint = fingerprint
+        self.lease = lease
         self.kind = kind
         self.puzzle = puzzle
         self.solver = solver

@@ -20,7 +20,9 @@
 // jobs whose answer is not stored (version 4; version 3 trusted job numbers). Each stored job
 // also says how it ended and whether its answer was wrong, so the coordinator exits as `batch`
 // does (version 5). A sink that cannot store says why before it exits, so the coordinator stops
-// with that reason instead of re-issuing for ever (version 6). Heartbeats list
+// with that reason instead of re-issuing for ever; jobs carry a lease that results echo, and
+// what only the sink or the coordinator may say travels with a tag frame (ClusterKey.swift)
+// (version 6). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -89,6 +91,9 @@ public struct Job: Sendable, Hashable {
     public var options: JobReadOptions
     /// What decides the answer, hashed: the job's identity across runs.
     public let fingerprint: JobFingerprint
+    /// The coordinator's tag over this hand-out of the job (ClusterKey.swift); 0 when the
+    /// cluster has no key. The result echoes it.
+    public var lease: UInt64 = 0
 
     public init(
         batch: String, id: Int, attempt: Int, kind: PuzzleKind, puzzle: String, solver: String,
@@ -146,6 +151,8 @@ public struct JobResult: Sendable, Hashable {
     /// Where the puzzle came from: "file:line".
     public var source: String = ""
     public var fingerprint = JobFingerprint(0)
+    /// The lease of the job it answers, echoed: the sink stores a result only with its own.
+    public var lease: UInt64 = 0
     /// The answer the input gave (optimal moves, -1 for unsolvable), stored beside the result.
     public var expectedMoves: Int?
     public var status: JobStatus
@@ -188,6 +195,7 @@ public struct JobResult: Sendable, Hashable {
         solver = job.solver
         source = job.source
         fingerprint = job.fingerprint
+        lease = job.lease
     }
 
     /// Whether the answer disagrees with the one the input gave: a different move count, a
@@ -226,6 +234,22 @@ public enum WireMessage: Sendable, Hashable {
     /// Sink to coordinator: I cannot store any more (the disk is full or read-only, the
     /// database was deleted) and am stopping, for this reason.
     case sinkStopped(reason: String)
+
+    /// What only the sink says: with a cluster key, believed only with the key's tag.
+    public var isTheSinks: Bool {
+        switch self {
+        case .sinkHello, .stored, .storedPage, .sinkStopped: true
+        default: false
+        }
+    }
+
+    /// What only the coordinator asks of the sink: with a cluster key, done only with its tag.
+    public var isTheCoordinators: Bool {
+        switch self {
+        case .storedQuery, .forget: true
+        default: false
+        }
+    }
 
     enum Kind: UInt8 {
         case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained, sinkStopped

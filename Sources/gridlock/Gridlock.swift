@@ -59,7 +59,7 @@ struct Gridlock: ParsableCommand {
         subcommands: [
             SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
             AnalyzeCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,
-            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self,
+            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self,
         ]
     )
 }

@@ -94,20 +94,29 @@ struct SinkCommand: ParsableCommand {
     @Option(help: "The SQLite results file (config: sink.database; default gridlock-results.sqlite).")
     var db: String?
 
+    @OptionGroup var key: KeyOptions
+
     func run() throws {
         let file = try config.load()
+        let key = try self.key.load(file, role: "sink")
         let endpoint = try ConfigFile.require(coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let bind = self.bind ?? file.string("sink.bind") ?? "tcp://127.0.0.1:5556"
         let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
         let counters = Shared(SinkCounters())
         try RoleLifetime.run { context, stop in
-            try Sink.run(
-                Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store),
+            var sink = Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store)
+            sink.key = key
+            return try Sink.run(
+                sink,
                 context: context, stop: stop, counters: counters,
                 bound: { StandardError.write("sink: bound \($0), storing in \(store.path)\n") })
         }
         let final = counters.current
-        StandardError.write("sink: \(final.stored) stored, \(final.duplicates) duplicates, \(final.dropped.malformed) malformed frames dropped\n")
+        StandardError.write("""
+            sink: \(final.stored) stored, \(final.duplicates) duplicates, \(final.dropped.malformed) malformed and \
+            \(final.dropped.forged) forged frames or results dropped
+
+            """)
     }
 }
 
@@ -150,6 +159,8 @@ struct CoordinatorCommand: ParsableCommand {
     @Option(help: "The batch's name; workers and the sink file results under it.")
     var batch: String
 
+    @OptionGroup var key: KeyOptions
+
     @Option(help: .hidden)
     var journal: String?
 
@@ -182,6 +193,7 @@ struct CoordinatorCommand: ParsableCommand {
         }
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: batch, file: file))
         var machine = CoordinatorMachine.Configuration(batch: batch, identity: .thisProcess)
+        machine.key = try key.load(file, role: "coordinator")
         machine.maxAttempts = attempts ?? file.int("coordinator.attempts") ?? 3
         machine.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
@@ -199,8 +211,8 @@ struct CoordinatorCommand: ParsableCommand {
         let final = outcome.progress
         StandardError.write("""
             coordinator: \(final.done) of \(final.read) stored (\(final.storedBefore) before this run, \(final.changed) changed), \
-            \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed and \
-            \(final.dropped.unexpected) unexpected frames dropped
+            \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed, \
+            \(final.dropped.unexpected) unexpected and \(final.dropped.forged) forged frames dropped
 
             """)
         switch outcome.stop {

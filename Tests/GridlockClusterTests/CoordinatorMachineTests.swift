@@ -60,6 +60,31 @@ struct CoordinatorMachineTests {
         #expect(Self.dispatched(machine.receive(.ready(Self.identity, credit: 3), from: Self.worker, now: Self.t0)).isEmpty)
     }
 
+    @Test("with a key, jobs go out with their lease, and the sink's words count only with their tag")
+    func keyedCoordinator() {
+        let key = ClusterKey.random()
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+        configuration.key = key
+        var machine = CoordinatorMachine(configuration: configuration)
+        _ = machine.read((0..<3).map { Self.job($0) }, ended: true, now: Self.t0)
+        // Untagged or wrongly tagged, the hello and the page are forgeries: nothing goes out.
+        let hello = WireMessage.sinkHello
+        #expect(machine.receive([Self.sink, hello.encoded()], now: Self.t0).isEmpty)
+        #expect(machine.receive([Self.sink] + hello.frames(key: ClusterKey.random()), now: Self.t0).isEmpty)
+        #expect(machine.progress.dropped.forged == 2)
+        _ = machine.receive([Self.sink] + hello.frames(key: key), now: Self.t0)
+        _ = machine.receive([Self.sink] + WireMessage.storedPage(batch: "b", from: 0, jobs: [], complete: true).frames(key: key), now: Self.t0)
+        let jobs = Self.dispatched(machine.receive([Self.worker, WireMessage.ready(Self.identity, credit: 3).encoded()], now: Self.t0))
+        #expect(jobs.map(\.id) == [0, 1, 2])
+        #expect(jobs.allSatisfy { $0.lease == key.lease(for: $0) && $0.lease != 0 })
+        // A forged acknowledgement settles nothing; the sink's own does.
+        let stored = WireMessage.stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: jobs[0].fingerprint)])
+        _ = machine.receive([Self.sink, stored.encoded()], now: Self.t0)
+        #expect(machine.progress.stored == 0)
+        _ = machine.receive([Self.sink] + stored.frames(key: key), now: Self.t0)
+        #expect(machine.progress.stored == 1)
+    }
+
     @Test("a stored job with the same fingerprint is skipped; another fingerprint stops the batch naming its line")
     func resumeComparesFingerprints() {
         let same = StoredJob(job: 1, fingerprint: Self.job(1).job.fingerprint)

@@ -28,6 +28,27 @@ struct SinkMachineTests {
         }
     }
 
+    @Test("with a key, only results carrying their job's lease are stored; the coordinator's asks need their tag")
+    func keyedSinkDropsForgeries() {
+        let key = ClusterKey.random()
+        var machine = SinkMachine(key: key)
+        var honest = Self.result(0)
+        honest.lease = key.lease(answering: honest)
+        var altered = honest
+        altered.puzzle = "another puzzle"
+        let unleased = Self.result(1)
+        _ = machine.receiveResults(Self.frame([honest, altered, unleased]), now: Self.t0)
+        #expect(machine.counters.dropped.forged == 2)
+        let stored = Self.stores(machine.finish())
+        #expect(stored == [[honest]])
+
+        let query = WireMessage.storedQuery(batch: "b", from: 0, limit: 10)
+        #expect(machine.receiveFromCoordinator([query.encoded()]).isEmpty)
+        #expect(machine.receiveFromCoordinator(query.frames(key: ClusterKey.random())).isEmpty)
+        #expect(machine.counters.dropped.forged == 4)
+        #expect(machine.receiveFromCoordinator(query.frames(key: key)) == [.readStored(batch: "b", from: 0, limit: 10)])
+    }
+
     @Test("the sink greets the coordinator at once and then once per interval")
     func greetsOncePerInterval() {
         var machine = SinkMachine()

@@ -1,0 +1,100 @@
+// The cluster's shared key: what lets the coordinator and the sink believe each other, and the
+// sink believe a result. Without it, any peer that reaches the ports can say it is the sink
+// ("every job is stored") or push results for jobs it never held.
+//
+// With a key (`gridlock batch` makes one per run; separate roles read the same --key-file):
+//   - every job a coordinator hands out carries a lease: a tag over the batch, job number,
+//     attempt, fingerprint, kind, puzzle, solver and source. A worker echoes it in its result;
+//     the sink stores a result only if the lease matches the result's own fields, so a peer
+//     that holds no lease cannot forge one, and a worker cannot change what job it answers;
+//   - what only the sink says (hello, stored, pages, stopped) and what only the coordinator
+//     asks (queries, forget) travels with a second frame: the tag of the first.
+// Tags are SipHash-2-4. The key is not sent on the wire. It does not hide traffic, nor stop a
+// peer that can read it from replaying it: that is CURVE's job (the wire's encryption).
+
+public struct ClusterKey: Sendable, Hashable {
+    let first: UInt64
+    let second: UInt64
+
+    public init(_ first: UInt64, _ second: UInt64) {
+        self.first = first
+        self.second = second
+    }
+
+    /// A fresh random key.
+    public static func random() -> ClusterKey {
+        var generator = SystemRandomNumberGenerator()
+        return ClusterKey(generator.next(), generator.next())
+    }
+
+    /// A key written as 32 hexadecimal digits (what `gridlock key` prints), surrounding
+    /// whitespace ignored; nil otherwise.
+    public init?(hex text: String) {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard words.count == 1, let digits = words.first, digits.utf8.count == 32, digits.utf8.allSatisfy({ $0 < 0x80 }),
+              let first = UInt64(digits.prefix(16), radix: 16), let second = UInt64(digits.suffix(16), radix: 16)
+        else { return nil }
+        self.init(first, second)
+    }
+
+    public var hex: String {
+        [first, second].map { word in
+            let digits = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
+
+    /// The tag of a frame.
+    public func tag(_ bytes: [UInt8]) -> UInt64 {
+        SipHash24.tag(bytes, key: (first, second))
+    }
+
+    /// A frame's tag as the second frame that travels with it.
+    public func tagFrame(_ bytes: [UInt8]) -> [UInt8] {
+        withUnsafeBytes(of: tag(bytes).littleEndian, Array.init)
+    }
+
+    /// Whether `tagFrame` is `bytes`' tag.
+    public func verifies(_ bytes: [UInt8], tagFrame: [UInt8]) -> Bool {
+        tagFrame == self.tagFrame(bytes)
+    }
+
+    /// The lease of a job as handed out (its attempt set).
+    public func lease(for job: Job) -> UInt64 {
+        lease(batch: job.batch, job: job.id, attempt: job.attempt, fingerprint: job.fingerprint, kind: job.kind,
+              puzzle: job.puzzle, solver: job.solver, source: job.source)
+    }
+
+    /// The lease a result must carry: its job's, if it answers the job as handed out.
+    public func lease(answering result: JobResult) -> UInt64 {
+        lease(batch: result.batch, job: result.job, attempt: result.attempt, fingerprint: result.fingerprint, kind: result.kind,
+              puzzle: result.puzzle, solver: result.solver, source: result.source)
+    }
+
+    private func lease(
+        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String,
+        source: String
+    ) -> UInt64 {
+        // The codec's own encoding: each string with its length, so no two field lists hash alike.
+        var writer = WireWriter()
+        writer.string(batch)
+        writer.int(job)
+        writer.int(attempt)
+        writer.fingerprint(fingerprint)
+        writer.byte(kind.wireCode)
+        writer.string(puzzle)
+        writer.string(solver)
+        writer.string(source)
+        return tag(writer.bytes)
+    }
+}
+
+extension WireMessage {
+    /// The frames that carry this message: with a key, what only the sink or the coordinator
+    /// may say goes with its tag.
+    public func frames(key: ClusterKey?) -> [[UInt8]] {
+        let frame = encoded()
+        guard let key, isTheSinks || isTheCoordinators else { return [frame] }
+        return [frame, key.tagFrame(frame)]
+    }
+}

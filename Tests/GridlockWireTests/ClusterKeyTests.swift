@@ -1,0 +1,59 @@
+// The cluster key: SipHash-2-4 as its paper gives it, keys as text, leases that bind a result
+// to the job it answers.
+
+import GridlockWire
+import Testing
+
+@Suite struct ClusterKeyTests {
+    /// The paper's key: bytes 00 to 0f.
+    static let paperKey: (UInt64, UInt64) = (0x0706_0504_0302_0100, 0x0F0E_0D0C_0B0A_0908)
+
+    @Test("SipHash-2-4 gives the reference outputs: the empty message, and the paper's 15 bytes")
+    func sipHashVectors() {
+        #expect(SipHash24.tag([], key: Self.paperKey) == 0x726F_DB47_DD0E_0E31)
+        #expect(SipHash24.tag(Array(0..<15), key: Self.paperKey) == 0xA129_CA61_49BE_45E5)
+        // Fed in pieces, the same.
+        var pieces = SipHash24(key: Self.paperKey)
+        pieces.combine([0, 1, 2])
+        pieces.combine(Array(3..<15))
+        #expect(pieces.finalize() == 0xA129_CA61_49BE_45E5)
+    }
+
+    @Test("a key reads back from the 32 hex digits it prints; anything else is refused")
+    func keyText() {
+        let key = ClusterKey.random()
+        #expect(key.hex.count == 32)
+        #expect(ClusterKey(hex: key.hex + "\n") == key)
+        #expect(ClusterKey(hex: "000102030405060708090a0b0c0d0e0f") == ClusterKey(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F))
+        for bad in ["", "0123", String(repeating: "g", count: 32), String(repeating: "0", count: 33), "0011 2233 4455 6677 8899 aabb ccdd eeff"] {
+            #expect(ClusterKey(hex: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("a lease matches only its result: another attempt, job, puzzle, source or key breaks it")
+    func leaseBindsTheResult() {
+        let key = ClusterKey.random()
+        var job = Job(batch: "b", id: 4, attempt: 2, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:5")
+        job.lease = key.lease(for: job)
+        let result = JobResult(answering: job, worker: WorkerIdentity(host: "w", pid: 1), status: .solved)
+        #expect(result.lease == key.lease(answering: result))
+        var changed = [result, result, result, result]
+        changed[0].attempt = 1
+        changed[1].job = 5
+        changed[2].puzzle = "q"
+        changed[3].source = "f:6"
+        for forged in changed { #expect(forged.lease != key.lease(answering: forged)) }
+        #expect(result.lease != ClusterKey.random().lease(answering: result))
+    }
+
+    @Test("with a key, the sink's and the coordinator's words travel with their tag; others do not")
+    func tagFrames() {
+        let key = ClusterKey.random()
+        let frames = WireMessage.stored(batch: "b", jobs: []).frames(key: key)
+        #expect(frames.count == 2 && key.verifies(frames[0], tagFrame: frames[1]))
+        #expect(!ClusterKey.random().verifies(frames[0], tagFrame: frames[1]))
+        #expect(WireMessage.forget(batch: "b", from: 0).frames(key: key).count == 2)
+        #expect(WireMessage.drained.frames(key: key).count == 1)
+        #expect(WireMessage.stored(batch: "b", jobs: []).frames(key: nil).count == 1)
+    }
+}
