@@ -57,6 +57,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The fuzz target of scripts/fuzz (libFuzzer); built plainly, it replays saved inputs.
+        .executableTarget(
+            name: "gridlock-fuzz",
+            dependencies: ["GridlockWire", "GridlockCluster"]
+        ),
         .testTarget(
             name: "GridlockCoreTests",
             dependencies: ["GridlockCore"]

@@ -141,6 +141,12 @@ public final class ResultStore: Sendable {
         /// The indices of the results whose rows this write made (new, or replacing a changed
         /// job's): what a fold of the stored rows adds.
         public var written: [Int] = []
+
+        public init(rows: [StoredJob], inserted: Int, written: [Int] = []) {
+            self.rows = rows
+            self.inserted = inserted
+            self.written = written
+        }
     }
 
     /// Stores results in one transaction.
