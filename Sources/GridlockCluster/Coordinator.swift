@@ -14,6 +14,8 @@ public enum Coordinator {
         /// unreadable jobs are reported there.
         public var sink: @Sendable () -> String
         public var machine: CoordinatorMachine.Configuration
+        /// Where lines for the operator go (refused frames, a few a minute).
+        public var log: @Sendable (String) -> Void = { _ in }
 
         public init(bind: String, sink: @escaping @Sendable () -> String, machine: CoordinatorMachine.Configuration) {
             self.bind = bind
@@ -61,6 +63,7 @@ public enum Coordinator {
                 case .send(let peer, let message): try router.send([peer] + message.frames(key: configuration.machine.key), dontWait: true)
                 case .sendResults(let message): try sink.send([message.encoded()], dontWait: true)
                 case .stop(let reason): stopped = reason
+                case .log(let line): configuration.log(line)
                 }
             }
         }

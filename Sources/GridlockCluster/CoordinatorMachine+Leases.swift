@@ -39,9 +39,11 @@ extension CoordinatorMachine {
     /// longer ago than the hand-over grace count: a newer one may not have arrived when the
     /// heartbeat left, even behind a job the worker already held (a restarted coordinator sends
     /// it again).
-    mutating func heartbeat(_ sender: [UInt8], _ identity: WorkerIdentity, held: [Int], now: ContinuousClock.Instant) {
+    mutating func heartbeat(
+        _ sender: [UInt8], _ identity: WorkerIdentity, held: [Int], now: ContinuousClock.Instant, _ actions: inout [Action]
+    ) {
         guard held.count <= WireProtocol.maximumCredit else {
-            progress.dropped.malformed += 1
+            refuse(.malformed, "heartbeat listing \(held.count) jobs, over \(WireProtocol.maximumCredit)", from: sender, now: now, &actions)
             return
         }
         var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)

@@ -57,6 +57,8 @@ public struct CoordinatorMachine {
         case sendResults(WireMessage)
         /// The batch is over: every job is stored, or it cannot go on.
         case stop(CoordinatorStop)
+        /// A line for the operator (a refused frame, at a bounded rate).
+        case log(String)
     }
 
     enum JobState: Hashable {
@@ -131,6 +133,9 @@ public struct CoordinatorMachine {
     var resume = ResumeCheck()
     var inputEnded = false
     var stopped = false
+    /// When the workers were last told the coordinator is there.
+    var lastAlive: ContinuousClock.Instant?
+    var rejections = RejectionLog()
     public internal(set) var progress = CoordinatorProgress()
 
     public init(configuration: Configuration) {
@@ -163,25 +168,34 @@ public struct CoordinatorMachine {
     /// One multipart message from the jobs socket: the sender's routing id, one frame, and the
     /// frame's tag when the sink sent it.
     public mutating func receive(_ frames: [[UInt8]], now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
         guard frames.count == 2 || frames.count == 3 else {
-            progress.dropped.malformed += 1
-            return []
+            refuse(.malformed, "\(frames.count) parts", from: frames.first, now: now, &actions)
+            return actions
         }
         let sender = frames[0]
         let message: WireMessage
         do {
             message = try WireMessage.decode(frames[1])
         } catch {
-            progress.dropped.malformed += 1
-            return []
+            refuse(.malformed, "\(error)", from: sender, now: now, &actions)
+            return actions
         }
         // What only the sink may say counts only with the key's tag: anyone can connect and say it.
         if message.isTheSinks, let key = configuration.key,
            !(frames.count == 3 && key.verifies(frames[1], tagFrame: frames[2])) {
-            progress.dropped.forged += 1
-            return []
+            refuse(.forged, "\(message.kindName) without the key's tag", from: sender, now: now, &actions)
+            return actions
         }
         return receive(message, from: sender, now: now)
+    }
+
+    /// Counts a refused frame, and says so at a bounded rate.
+    mutating func refuse(
+        _ rejection: Rejection, _ what: String, from peer: [UInt8]?, now: ContinuousClock.Instant, _ actions: inout [Action]
+    ) {
+        progress.dropped.count(rejection)
+        if let line = rejections.note(rejection, what: what, peer: peer, now: now) { actions.append(.log(line)) }
     }
 
     public mutating func receive(_ message: WireMessage, from sender: [UInt8], now: ContinuousClock.Instant) -> [Action] {
@@ -190,10 +204,10 @@ public struct CoordinatorMachine {
         case .ready(let identity, let credit):
             ready(sender, identity, credit: credit, now: now, &actions)
         case .heartbeat(let identity, let held):
-            heartbeat(sender, identity, held: held, now: now)
+            heartbeat(sender, identity, held: held, now: now, &actions)
         case .stored(let batch, let jobs):
             guard sender == resume.sink, batch == configuration.batch else {
-                progress.dropped.unexpected += 1
+                refuse(.unexpected, "stored, not from the sink or not for this batch", from: sender, now: now, &actions)
                 break
             }
             resume.lastHeard = now
@@ -202,18 +216,18 @@ public struct CoordinatorMachine {
             resume.sinkSaidHello(sender, batch: configuration.batch, now: now, &actions)
         case .storedPage(let batch, let from, let jobs, let complete):
             guard sender == resume.sink, batch == configuration.batch, resume.accept(from: from, jobs: jobs, complete: complete) else {
-                progress.dropped.unexpected += 1
+                refuse(.unexpected, "storedPage, not from the sink, not for this batch or not the page asked for", from: sender, now: now, &actions)
                 break
             }
         case .sinkStopped(let reason):
             // Only the sink's word stops the batch; anyone else's is a forgery.
             guard sender == resume.sink else {
-                progress.dropped.unexpected += 1
+                refuse(.unexpected, "sinkStopped, not from the sink", from: sender, now: now, &actions)
                 break
             }
             stop(.sinkStopped(reason), &actions)
-        case .jobs, .results, .storedQuery, .forget, .drained:
-            progress.dropped.unexpected += 1
+        case .jobs, .results, .storedQuery, .forget, .drained, .alive:
+            refuse(.unexpected, "\(message.kindName), which only a coordinator sends", from: sender, now: now, &actions)
         }
         advance(now: now, &actions)
         return actions
@@ -222,6 +236,11 @@ public struct CoordinatorMachine {
     /// Time passing: silent workers, overruns, results never stored.
     public mutating func tick(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
+        if lastAlive.map({ $0.duration(to: now) >= WireProtocol.aliveInterval }) ?? true {
+            // Every worker known hears it, busy or idle: an idle one hears nothing else.
+            for worker in workers.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { actions.append(.send(to: worker, .alive)) }
+            lastAlive = now
+        }
         checkWorkers(now: now, &actions)
         checkStores(now: now, &actions)
         progress.liveWorkers = workers.count

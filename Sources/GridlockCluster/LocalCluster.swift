@@ -76,7 +76,8 @@ public enum LocalCluster {
     /// about twice a second. Stops the workers before it returns.
     public static func run(
         _ reader: JobReader, _ configuration: CoordinatorMachine.Configuration, store: ResultStore, workers: Workers,
-        stop: StopFlag = StopFlag(), progress: (CoordinatorProgress, SinkCounters) -> Void = { _, _ in }
+        stop: StopFlag = StopFlag(), log: @escaping @Sendable (String) -> Void = { _ in },
+        progress: (CoordinatorProgress, SinkCounters) -> Void = { _, _ in }
     ) throws -> Outcome {
         var workersStopped = false
         defer { if !workersStopped { workers.stop(signal: SIGTERM) } }
@@ -94,6 +95,7 @@ public enum LocalCluster {
             do {
                 var sink = Sink.Configuration(bind: workers.results, coordinator: { workers.jobs }, database: store)
                 sink.key = key
+                sink.log = log
                 sink.written = { results, stored in streamed.update { $0.add(results, stored: stored) } }
                 try Sink.run(sink, context: context, stop: stopSink, counters: sinkCounters, bound: { _ in })
             } catch {
@@ -110,7 +112,8 @@ public enum LocalCluster {
         let clock = ContinuousClock()
         let started = clock.now
         var supervisorGaveUp: String?
-        let coordinator = Coordinator.Configuration(bind: workers.jobs, sink: { workers.results }, machine: configuration)
+        var coordinator = Coordinator.Configuration(bind: workers.jobs, sink: { workers.results }, machine: configuration)
+        coordinator.log = log
         let final = try Coordinator.run(
             reader, coordinator, context: context, stop: stop, bound: { _ in },
             progress: { state in

@@ -31,6 +31,8 @@ public enum Sink {
         public var written: (@Sendable ([JobResult], ResultStore.Stored) -> Void)?
         /// The key shared with the coordinator (ClusterKey.swift).
         public var key: ClusterKey?
+        /// Where lines for the operator go (refused frames, a few a minute).
+        public var log: @Sendable (String) -> Void = { _ in }
 
         public init(bind: String, coordinator: @escaping @Sendable () -> String, database: ResultStore) {
             self.bind = bind
@@ -82,6 +84,8 @@ public enum Sink {
                     try perform(machine.read(batch: batch, from: from, limit: limit, page: try database.storedJobs(batch: batch, from: from, limit: limit)))
                 case .forget(let batch, let from):
                     _ = try database.forget(batch: batch, from: from)
+                case .log(let line):
+                    configuration.log(line)
                 }
             }
         }
@@ -106,7 +110,7 @@ public enum Sink {
             let readable = try ZMQPoller.readable(listening ? [coordinator, results] : [coordinator], timeout: machine.timeout(now: clock.now))
             if listening, readable[1] { try takeResults() }
             if readable[0], let frames = try coordinator.receive() {
-                try perform(machine.receiveFromCoordinator(frames))
+                try perform(machine.receiveFromCoordinator(frames, now: clock.now))
             }
             counters.update { $0 = machine.counters }
         }

@@ -24,6 +24,8 @@ public struct SinkMachine {
         case readStored(batch: String, from: Int, limit: Int)
         /// Delete the batch's rows from job `from` on (the input got shorter: --resume-changed).
         case forget(batch: String, from: Int)
+        /// A line for the operator (a refused frame, at a bounded rate).
+        case log(String)
     }
 
     /// Results wait this long after the first of them arrived, unless `storeGroup` are waiting.
@@ -34,6 +36,7 @@ public struct SinkMachine {
     private var waiting: [JobResult] = []
     private var waitingSince: ContinuousClock.Instant?
     private var lastHello: ContinuousClock.Instant?
+    private var rejections = RejectionLog()
 
     /// The cluster's key: results are stored only with their job's lease, and the coordinator's
     /// queries believed only with its tag (ClusterKey.swift). Without one, anything is.
@@ -68,29 +71,36 @@ public struct SinkMachine {
     /// One message from the results socket.
     public mutating func receiveResults(_ frames: [[UInt8]], now: ContinuousClock.Instant) -> [Action] {
         guard frames.count == 1, case .results(let received)? = try? WireMessage.decode(frames[0]) else {
-            counters.dropped.malformed += 1
-            return []
+            return refuse(.malformed, "not one frame of results", now: now)
         }
         var results = received
+        var actions: [Action] = []
         if let key {
             // A result without its job's lease was not sent by the worker holding the job, or
             // answers another job than the one it names: dropped, never stored.
-            let count = results.count
+            for result in results where result.lease != key.lease(answering: result) {
+                actions += refuse(.forged, "a result for job \(result.job) of \(result.batch) signed by \(result.worker) without its lease", now: now)
+            }
             results.removeAll { $0.lease != key.lease(answering: $0) }
-            counters.dropped.forged += count - results.count
         }
-        guard !results.isEmpty else { return [] }
+        guard !results.isEmpty else { return actions }
         if waiting.isEmpty { waitingSince = now }
         waiting += results
-        return waiting.count >= Self.storeGroup ? [storeWaiting()] : []
+        return actions + (waiting.count >= Self.storeGroup ? [storeWaiting()] : [])
+    }
+
+    /// Counts a refused frame or result, and says so at a bounded rate. The results socket does
+    /// not say which peer sent a frame; the coordinator's connection is the coordinator.
+    private mutating func refuse(_ rejection: Rejection, _ what: String, now: ContinuousClock.Instant) -> [Action] {
+        counters.dropped.count(rejection)
+        return rejections.note(rejection, what: what, peer: nil, now: now).map { [.log($0)] } ?? []
     }
 
     /// One message from the coordinator.
-    public mutating func receiveFromCoordinator(_ frames: [[UInt8]]) -> [Action] {
+    public mutating func receiveFromCoordinator(_ frames: [[UInt8]], now: ContinuousClock.Instant) -> [Action] {
         let message = frames.count == 1 || frames.count == 2 ? try? WireMessage.decode(frames[0]) : nil
         if let message, message.isTheCoordinators, let key, !(frames.count == 2 && key.verifies(frames[0], tagFrame: frames[1])) {
-            counters.dropped.forged += 1
-            return []
+            return refuse(.forged, "\(message.kindName) without the key's tag, on the coordinator's connection", now: now)
         }
         switch message {
         case .storedQuery(let batch, let from, let limit)?:
@@ -98,11 +108,10 @@ public struct SinkMachine {
         case .forget(let batch, let from)?:
             return [.forget(batch: batch, from: max(0, from))]
         case nil:
-            counters.dropped.malformed += 1
-        default:
-            counters.dropped.unexpected += 1
+            return refuse(.malformed, "not a message, on the coordinator's connection", now: now)
+        case let other?:
+            return refuse(.unexpected, "\(other.kindName), which a coordinator does not send a sink", now: now)
         }
-        return []
     }
 
     /// Time passing: the greeting, and the end of the waiting results' window.

@@ -29,6 +29,9 @@ public enum Worker {
         /// adapts to about 25 ms of work (WorkerQueue.swift); a dead worker's jobs are re-issued.
         public var maximumWindow = WireProtocol.maximumCredit
         public var heartbeatInterval = WireProtocol.heartbeatInterval
+        /// Exit after hearing nothing from the coordinator for this long (it says `alive` every
+        /// second): its host died, or it ended while this worker was stopped. nil: never.
+        public var coordinatorSilenceLimit: Duration? = .seconds(120)
 
         public init(coordinator: String, sink: String, identity: WorkerIdentity, exitWhenDrained: Bool) {
             self.coordinator = coordinator
@@ -38,8 +41,15 @@ public enum Worker {
         }
     }
 
-    /// Runs until drained (if asked to exit then) or `stop`; returns the number of jobs solved.
-    public static func run(_ configuration: Configuration, context: ZMQContext, stop: StopFlag) throws -> Int {
+    /// How a worker's run ended.
+    public struct Outcome: Sendable, Hashable {
+        public var solved: Int
+        /// It heard nothing from the coordinator for its silence limit.
+        public var coordinatorSilent: Bool
+    }
+
+    /// Runs until drained (if asked to exit then), `stop`, or the coordinator's silence.
+    public static func run(_ configuration: Configuration, context: ZMQContext, stop: StopFlag) throws -> Outcome {
         // First, while the process is at its smallest: the meter's cheap reading is exact only
         // above the memory it sees now (PeakMemoryMeter).
         let meter = PeakMemoryMeter()
@@ -69,6 +79,7 @@ public enum Worker {
         var waitingForJobs = false
         let clock = ContinuousClock()
         var lastBeat = clock.now
+        var lastHeard = clock.now
         func ask(_ credit: Int?) throws {
             guard let credit, credit > 0 else { return }
             // Say what is still held first: the coordinator counts a worker's credit against the
@@ -83,7 +94,9 @@ public enum Worker {
                 [coordinator], descriptors: [queue.wake.descriptor], timeout: configuration.heartbeatInterval)
             if readable[0] {
                 while let frames = try coordinator.receive() {
-                    switch frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil {
+                    let message = frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil
+                    if message != nil { lastHeard = clock.now }
+                    switch message {
                     case .jobs(let jobs)?:
                         queue.add(jobs)
                         waitingForJobs = false
@@ -105,7 +118,12 @@ public enum Worker {
                 unsent.removeFirst()
             }
             if !waitingForJobs, !drained { try ask(queue.credit()) }
-            if drained, configuration.exitWhenDrained, queue.isIdle, unsent.isEmpty { return solved }
+            if drained, configuration.exitWhenDrained, queue.isIdle, unsent.isEmpty { return Outcome(solved: solved, coordinatorSilent: false) }
+            // Checked after the socket was read: a worker stopped (SIGSTOP) and continued finds
+            // the coordinator's words waiting, if it is still there.
+            if let limit = configuration.coordinatorSilenceLimit, !readable[0], lastHeard.duration(to: clock.now) > limit {
+                return Outcome(solved: solved, coordinatorSilent: true)
+            }
             if lastBeat.duration(to: clock.now) >= configuration.heartbeatInterval {
                 try coordinator.send([WireMessage.heartbeat(configuration.identity, jobs: queue.held()).encoded()], dontWait: true)
                 // An idle worker asks again: a restarted coordinator has forgotten the last ask.
@@ -113,7 +131,7 @@ public enum Worker {
                 lastBeat = clock.now
             }
         }
-        return solved
+        return Outcome(solved: solved, coordinatorSilent: false)
     }
 
     /// The solver thread: solves queued jobs in order until the queue stops.

@@ -47,6 +47,8 @@ extension WireMessage {
         case .sinkStopped(let reason):
             writer.byte(Kind.sinkStopped.rawValue)
             writer.string(reason)
+        case .alive:
+            writer.byte(Kind.alive.rawValue)
         }
         return writer.bytes
     }
@@ -85,6 +87,8 @@ extension WireMessage {
             message = .drained
         case .sinkStopped:
             message = .sinkStopped(reason: try reader.string(maximumBytes: WireProtocol.maximumReasonBytes))
+        case .alive:
+            message = .alive
         }
         try reader.finish()
         return message

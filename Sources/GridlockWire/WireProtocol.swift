@@ -20,7 +20,8 @@
 // jobs whose answer is not stored (version 4; version 3 trusted job numbers). Each stored job
 // also says how it ended and whether its answer was wrong, so the coordinator exits as `batch`
 // does (version 5). A sink that cannot store says why before it exits, so the coordinator stops
-// with that reason instead of re-issuing for ever; jobs carry a lease that results echo, and
+// with that reason instead of re-issuing for ever; the coordinator says `alive` to each worker
+// every second, so a worker whose coordinator is gone can tell and exit; jobs carry a lease that results echo, and
 // what only the sink or the coordinator may say travels with a tag frame (ClusterKey.swift)
 // (version 6). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
@@ -37,6 +38,8 @@ public enum WireProtocol {
     public static let heartbeatInterval: Duration = .milliseconds(250)
     /// A worker silent for this long is presumed dead and its job re-issued.
     public static let workerSilenceLimit: Duration = .seconds(3)
+    /// How often the coordinator tells each worker it is there.
+    public static let aliveInterval: Duration = .seconds(1)
     /// How often the sink re-announces itself, so a restarted coordinator finds it.
     public static let sinkHelloInterval: Duration = .seconds(1)
     /// How long socket loops wait in zmq_poll before checking whether to stop.
@@ -231,6 +234,9 @@ public enum WireMessage: Sendable, Hashable {
     case forget(batch: String, from: Int)
     /// Coordinator to worker: no jobs are left; stop asking.
     case drained
+    /// Coordinator to worker, every `aliveInterval`: I am here. A worker that hears nothing for
+    /// its silence limit knows its coordinator is gone and exits.
+    case alive
     /// Sink to coordinator: I cannot store any more (the disk is full or read-only, the
     /// database was deleted) and am stopping, for this reason.
     case sinkStopped(reason: String)
@@ -252,6 +258,6 @@ public enum WireMessage: Sendable, Hashable {
     }
 
     enum Kind: UInt8 {
-        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained, sinkStopped
+        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained, sinkStopped, alive
     }
 }

@@ -14,9 +14,21 @@ struct Frames: ParsableCommand {
     @Option(help: "Rounds; each sends every hostile frame once.")
     var rounds = 200
 
+    @Option(help: "Go on for this many seconds instead of a number of rounds.")
+    var seconds: Double?
+
+    @Option(help: "The sink's results endpoint, to send every frame there too.")
+    var sink: String?
+
     func run() throws {
         let context = try ZMQContext()
         let socket = try dealer(context, to: target.to, identity: Array("chaos-frames".utf8))
+        let results = try sink.map { endpoint in
+            let push = try ZMQSocket(context, .push)
+            try push.set(.lingerMilliseconds(0))
+            try push.connect(endpoint)
+            return push
+        }
         let batch = target.batch
         let fake = JobFingerprint(0xDEAD_BEEF)
         let hostile: [WireMessage] = [
@@ -34,14 +46,24 @@ struct Frames: ParsableCommand {
             .results([JobResult(batch: batch, job: -1, attempt: -1, worker: forger, status: .solved)]),
         ]
         var random = SystemRandomNumberGenerator()
-        for round in 0..<rounds {
-            for message in hostile { try send(socket, message.encoded()) }
-            try send(socket, (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
+        var round = 0
+        while deadline.map({ Date() < $0 }) ?? (round < rounds) {
+            var frames = hostile.map { $0.encoded() }
+            frames.append((0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            // And each again with 8 bytes of junk after it.
+            frames += hostile.map { $0.encoded() + Array(repeating: 0xAB, count: 8) }
+            for frame in frames {
+                try send(socket, frame, seconds: 0.1)
+                if let results { try send(results, frame, seconds: 0.1) }
+            }
+            round += 1
             if round % 50 == 0 { usleep(10_000) }
         }
         socket.close()
+        results?.close()
         context.terminate()
-        print("frames: \(rounds * (hostile.count + 1)) hostile frames sent")
+        print("frames: \(round) rounds of \(2 * hostile.count + 1) hostile frames sent")
     }
 }
 

@@ -55,7 +55,7 @@ enum FuzzTarget {
     static func sink(_ frames: [[UInt8]], keyed: Bool) {
         var machine = SinkMachine(key: keyed ? key : nil)
         let t0 = ContinuousClock.now
-        _ = machine.receiveFromCoordinator(frames)
+        _ = machine.receiveFromCoordinator(frames, now: t0)
         _ = machine.receiveResults(frames, now: t0)
         for action in machine.tick(now: t0.advanced(by: .seconds(1))) + machine.finish() {
             guard case .store(let results) = action else { continue }

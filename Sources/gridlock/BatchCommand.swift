@@ -86,7 +86,9 @@ struct BatchCommand: ParsableCommand {
             // is stored, and the run says how to resume.
             let stop = StopFlag()
             TerminationSignals.forward(to: stop)
-            outcome = try LocalCluster.run(reader, configuration, store: store, workers: pool, stop: stop) { state, sink in
+            outcome = try LocalCluster.run(
+                reader, configuration, store: store, workers: pool, stop: stop, log: { StandardError.write("\rbatch: \($0)\n") }
+            ) { state, sink in
                 progress.show(state, sink: sink)
             }
         } catch let error as ClusterError {

@@ -36,6 +36,9 @@ struct WorkerCommand: ParsableCommand {
     @Flag(help: "Exit when the coordinator says the batch is done (otherwise wait for the next).")
     var exitWhenDrained = false
 
+    @Option(help: "Exit after hearing nothing from the coordinator for this many seconds; it says it is there every second (config: worker.coordinator_silence_s; default 120; 0: never).")
+    var coordinatorSilenceLimit: Double?
+
     func run() throws {
         WorkerSupervisor.dieWithSupervisor()
         let file = try config.load()
@@ -44,8 +47,12 @@ struct WorkerCommand: ParsableCommand {
         let processes = self.processes ?? file.int("worker.processes") ?? 1
         let window = self.window ?? file.int("worker.window") ?? WireProtocol.maximumCredit
         guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
+        if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s"), !(limit >= 0 && limit <= 86_400) {
+            throw ValidationError("--coordinator-silence-limit must be a number of seconds from 0 (never) to 86400")
+        }
         guard processes == 1 else {
             var flags = ["worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
+            if let coordinatorSilenceLimit { flags += ["--coordinator-silence-limit", "\(coordinatorSilenceLimit)"] }
             if let path = config.config { flags += ["--config", path] }
             if exitWhenDrained { flags.append("--exit-when-drained") }
             // A pool: a process that dies is replaced; one that exits cleanly (drained) is not.
@@ -69,7 +76,20 @@ struct WorkerCommand: ParsableCommand {
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)
         configuration.maximumWindow = window
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
-        _ = try RoleLifetime.run { context, stop in try Worker.run(configuration, context: context, stop: stop) }
+        if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s") {
+            configuration.coordinatorSilenceLimit = limit == 0 ? nil : .milliseconds(Int64(limit * 1_000))
+        }
+        let outcome = try RoleLifetime.run { context, stop in try Worker.run(configuration, context: context, stop: stop) }
+        if outcome.coordinatorSilent {
+            // A clean exit: a pool does not replace it, and nothing is lost (the coordinator
+            // re-issues whatever this worker held, if it ever comes back).
+            StandardError.write("""
+                worker \(identity): nothing heard from the coordinator at \(coordinator) for \
+                \(configuration.coordinatorSilenceLimit.map { "\(Double(seconds: $0))" } ?? "?") s; it is gone \
+                or unreachable, so this worker exits (--coordinator-silence-limit)
+
+                """)
+        }
     }
 }
 
@@ -106,6 +126,7 @@ struct SinkCommand: ParsableCommand {
         try RoleLifetime.run { context, stop in
             var sink = Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store)
             sink.key = key
+            sink.log = { StandardError.write("sink: \($0)\n") }
             return try Sink.run(
                 sink,
                 context: context, stop: stop, counters: counters,
@@ -198,8 +219,9 @@ struct CoordinatorCommand: ParsableCommand {
         machine.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
         machine.resumeChanged = resumeChanged
-        let configuration = Coordinator.Configuration(
+        var configuration = Coordinator.Configuration(
             bind: bind ?? file.string("coordinator.bind") ?? "tcp://127.0.0.1:5555", sink: { sinkEndpoint }, machine: machine)
+        configuration.log = { StandardError.write("coordinator: \($0)\n") }
         let progress = ProgressLine()
         let outcome = try RoleLifetime.run { context, stop in
             try Coordinator.run(

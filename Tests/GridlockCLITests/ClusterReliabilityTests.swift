@@ -95,6 +95,19 @@ struct ClusterReliabilityTests {
         }
     }
 
+    @Test("a worker whose coordinator never speaks exits cleanly after its silence limit, saying why")
+    func workerLeavesASilentCoordinator() throws {
+        let cluster = try ClusterHarness()
+        let started = Date()
+        let worker = try GridlockBinary.run(
+            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "1"])
+        #expect(worker.status == 0)
+        #expect(worker.stderr.contains("nothing heard from the coordinator at \(cluster.jobs) for 1.0 s"), "\(worker.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        let refused = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "-1"])
+        #expect(refused.status == 64)
+    }
+
     @Test("the coordinator binds loopback by default, not every interface")
     func bindsLoopbackByDefault() throws {
         let cluster = try ClusterHarness()
@@ -135,7 +148,7 @@ struct ClusterReliabilityTests {
         for round in 0..<10_000 {
             var frames: [[UInt8]] = (0..<Int(1 + next() % 3)).map { _ in (0..<Int(next() % 48)).map { _ in UInt8(truncatingIfNeeded: next()) } }
             if round % 3 == 0 { frames = [Array(valid.prefix(Int(next() % UInt64(valid.count))))] }
-            if round % 5 == 0, !frames[0].isEmpty { frames[0].replaceSubrange(0..<min(4, frames[0].count), with: [0x47, 0x4C, WireProtocol.version, UInt8(next() % 12)].prefix(min(4, frames[0].count))) }
+            if round % 5 == 0, !frames[0].isEmpty { frames[0].replaceSubrange(0..<min(4, frames[0].count), with: [0x47, 0x4C, WireProtocol.version, UInt8(next() % 13)].prefix(min(4, frames[0].count))) }
             _ = try coordinator.send(frames, dontWait: true)
             _ = try sink.send(frames, dontWait: true)
         }

@@ -46,6 +46,7 @@ struct WireMessageTests {
         .forget(batch: "b-1", from: 12),
         .drained,
         .sinkStopped(reason: "SQLite error 13: database or disk is full"),
+        .alive,
     ]
 
     @Test("every message decodes to itself", arguments: messages)
@@ -86,7 +87,7 @@ struct WireMessageTests {
             if round % 2 == 0 {
                 // A valid header of this version and a real kind, then random bytes: what the
                 // field decoders see.
-                frame = [0x47, 0x4C, WireProtocol.version, UInt8(1 + next() % 11)]
+                frame = [0x47, 0x4C, WireProtocol.version, UInt8(1 + next() % 12)]
                 frame += (0..<Int(next() % 64)).map { _ in UInt8(truncatingIfNeeded: next()) }
             } else {
                 frame = Self.messages[Int(next() % UInt64(Self.messages.count))].encoded()

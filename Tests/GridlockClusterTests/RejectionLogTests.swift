@@ -1,0 +1,31 @@
+// Refused frames are counted by reason and described with their peer, a few a minute.
+
+import Testing
+@testable import GridlockCluster
+import GridlockWire
+
+@Suite struct RejectionLogTests {
+    static let t0 = ContinuousClock.now
+
+    @Test("ten lines a minute, then silence; the next minute's first line counts what was not shown")
+    func boundedRate() {
+        var log = RejectionLog()
+        let lines = (0..<25).compactMap { _ in log.note(.forged, what: "stored", peer: Array("w1:7".utf8), now: Self.t0) }
+        #expect(lines.count == RejectionLog.linesPerWindow)
+        #expect(lines[0] == "refused a forged frame (stored) from peer w1:7")
+        let next = log.note(.malformed, what: "truncated", peer: [0, 0x6B, 0x8B, 0x45, 0x67], now: Self.t0.advanced(by: .seconds(61)))
+        #expect(next == "refused a malformed frame (truncated) from peer 0x006b8b4567 (and 15 more refused before it, not shown)")
+    }
+
+    @Test("the coordinator logs a refused frame with its peer and counts it by reason")
+    func coordinatorLogsRefusals() {
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: WorkerIdentity(host: "c", pid: 0))
+        configuration.key = ClusterKey.random()
+        var machine = CoordinatorMachine(configuration: configuration)
+        let forged = machine.receive([Array("mallory".utf8), WireMessage.sinkHello.encoded()], now: Self.t0)
+        #expect(forged == [.log("refused a forged frame (sinkHello without the key's tag) from peer mallory")])
+        let junk = machine.receive([[7], [0x47, 0x4C]], now: Self.t0)
+        #expect(junk == [.log("refused a malformed frame (frame ends early) from peer 0x07")])
+        #expect(machine.progress.dropped.forged == 1 && machine.progress.dropped.malformed == 1)
+    }
+}
