@@ -46,6 +46,12 @@ extension CoordinatorMachine {
             refuse(.malformed, "heartbeat listing \(held.count) jobs, over \(WireProtocol.maximumCredit)", from: sender, now: now, &actions)
             return
         }
+        // No job has a negative number. A number past those read so far may be real: a worker
+        // of the coordinator before a restart holds it, and this one has not read that far yet.
+        if let negative = held.first(where: { $0 < 0 }) {
+            refuse(.malformed, "heartbeat listing job \(negative)", from: sender, now: now, &actions)
+            return
+        }
         var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)
         worker.lastSeen = now
         if held.first != worker.running {
