@@ -136,6 +136,8 @@ public struct CoordinatorMachine {
     /// When the workers were last told the coordinator is there.
     var lastAlive: ContinuousClock.Instant?
     var rejections = RejectionLog()
+    /// Whether the operator was told that the sink seems to have a key this coordinator lacks.
+    var warnedOfKey = false
     public internal(set) var progress = CoordinatorProgress()
 
     public init(configuration: Configuration) {
@@ -184,10 +186,17 @@ public struct CoordinatorMachine {
         // What only the sink may say counts only with the key's tag: anyone can connect and say it.
         if message.isTheSinks, let key = configuration.key,
            !(frames.count == 3 && key.verifies(frames[1], tagFrame: frames[2])) {
-            refuse(.forged, "\(message.kindName) without the key's tag", from: sender, now: now, &actions)
+            refuse(.forged, "\(message.kindName) without the key's tag: a sink without this --key-file, or an impostor", from: sender, now: now, &actions)
             return actions
         }
-        return receive(message, from: sender, now: now)
+        // A sink that tags its frames may have a key this coordinator lacks: it would refuse every
+        // result for want of a lease. Said once, not acted on: without a key anyone can send
+        // three parts, and a stranger must not be able to stop the batch.
+        if message.isTheSinks, configuration.key == nil, frames.count == 3, !warnedOfKey {
+            warnedOfKey = true
+            actions.append(.log("a sink's \(message.kindName) came with a tag: if the sink has a --key-file, give this coordinator the same one, or it will refuse every result"))
+        }
+        return actions + receive(message, from: sender, now: now)
     }
 
     /// Counts a refused frame, and says so at a bounded rate.

@@ -2,6 +2,7 @@
 // peer that sent them: an operator sees who is sending junk or forgeries without a flood of
 // lines that could fill a disk. Pure: the machines call it and turn its lines into actions.
 
+import GridlockCore
 import GridlockWire
 
 /// Why a frame was refused.
@@ -52,7 +53,8 @@ public struct RejectionLog: Sendable {
         let earlier = unshown > 0 ? " (and \(unshown) more refused before it, not shown)" : ""
         unshown = 0
         let article = rejection == .unexpected ? "an" : "a"
-        return "refused \(article) \(rejection.rawValue) frame (\(what))\(from)\(earlier)"
+        // `what` may quote the wire (a batch or host name): escaped, so no peer writes to the terminal.
+        return "refused \(article) \(rejection.rawValue) frame (\(what.printable))\(from)\(earlier)"
     }
 
     /// A routing id as text when it is printable (a worker names itself "host:pid"), else hex.

@@ -30,25 +30,17 @@ public final class ResultStore: Sendable {
     private let identity: FileIdentity
 
     /// Opens the database at `path`, creating it if need be; `readOnly` (for reports and exports)
-    /// neither creates, migrates nor switches its journal: a report that raced a sink creating
-    /// the file ran the migration twice and made the sink fail at start.
+    /// neither creates nor switches its journal, and migrates only a database an older build
+    /// wrote: a report that raced a sink creating the file ran the migration twice and made the
+    /// sink fail at start.
     public init(path: String, readOnly: Bool = false) throws {
         self.path = path
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.readonly = readOnly
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            // Before anything is written: another program's database must not get our tables,
-            // nor its journal switched to WAL.
-            try Self.refuseForeign(queue, path: path, readOnly: readOnly)
-            if !readOnly {
-                try queue.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
-                    try db.execute(sql: "PRAGMA synchronous = FULL")
-                }
-                try Self.migrator.migrate(queue)
+            var opened = try Self.open(path, readOnly: readOnly)
+            if readOnly, try !opened.read(Self.migrator.hasCompletedMigrations) {
+                opened = try Self.open(path, readOnly: false)
             }
+            queue = opened
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw ClusterError("\(path) is not a SQLite database, so not gridlock's results: name another file")
         } catch let error as DatabaseError where readOnly {
@@ -61,6 +53,26 @@ public final class ResultStore: Sendable {
             throw ClusterError("\(path) vanished as it was opened: \(String(cString: strerror(errno)))")
         }
         self.identity = identity
+    }
+
+    /// A connection to `path`: checked to be Gridlock's (or empty), and, to write, in WAL mode
+    /// and migrated.
+    private static func open(_ path: String, readOnly: Bool) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.readonly = readOnly
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        // Before anything is written: another program's database must not get our tables,
+        // nor its journal switched to WAL.
+        try refuseForeign(queue, path: path, readOnly: readOnly)
+        if !readOnly {
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            try migrator.migrate(queue)
+        }
+        return queue
     }
 
     /// Refuses a database that holds tables but not Gridlock's, or, to read, none yet.

@@ -122,7 +122,9 @@ public enum Sink {
         } catch {
             // Tell the coordinator before going: it would otherwise re-issue, for ever, jobs whose
             // results can no longer be stored. The socket lingers to deliver it.
-            _ = try? coordinator.send(WireMessage.sinkStopped(reason: "\(error)").frames(key: configuration.key), dontWait: true)
+            // Cut to what the coordinator reads (a database path alone may be 4 KiB).
+            let reason = String(decoding: "\(error)".utf8.prefix(WireProtocol.maximumReasonBytes - 4), as: UTF8.self)
+            _ = try? coordinator.send(WireMessage.sinkStopped(reason: reason).frames(key: configuration.key), dontWait: true)
             throw error
         }
         counters.update { $0 = machine.counters }

@@ -79,7 +79,8 @@ public struct SinkMachine {
             // A result without its job's lease was not sent by the worker holding the job, or
             // answers another job than the one it names: dropped, never stored.
             for result in results where result.lease != key.lease(answering: result) {
-                actions += refuse(.forged, "a result for job \(result.job) of \(result.batch) signed by \(result.worker) without its lease", now: now)
+                let hint = result.lease == 0 ? " (none at all: is the coordinator run without this --key-file?)" : ""
+                actions += refuse(.forged, "a result for job \(result.job) of \(result.batch) from \(result.worker) without its lease\(hint)", now: now)
             }
             results.removeAll { $0.lease != key.lease(answering: $0) }
         }

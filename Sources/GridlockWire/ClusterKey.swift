@@ -44,19 +44,30 @@ public struct ClusterKey: Sendable, Hashable {
         }.joined()
     }
 
-    /// The tag of a frame.
-    public func tag(_ bytes: [UInt8]) -> UInt64 {
-        SipHash24.tag(bytes, key: (first, second))
+    /// What a tag is of: a frame, or a lease. The first byte hashed, so that no tag of one
+    /// kind can ever pass for the other.
+    enum Domain: UInt8 {
+        case frame = 0x46
+        case lease = 0x4C
+    }
+
+    func tag(_ bytes: [UInt8], _ domain: Domain) -> UInt64 {
+        var hash = SipHash24(key: (first, second))
+        hash.combine(CollectionOfOne(domain.rawValue))
+        hash.combine(bytes)
+        return hash.finalize()
     }
 
     /// A frame's tag as the second frame that travels with it.
     public func tagFrame(_ bytes: [UInt8]) -> [UInt8] {
-        withUnsafeBytes(of: tag(bytes).littleEndian, Array.init)
+        withUnsafeBytes(of: tag(bytes, .frame).littleEndian, Array.init)
     }
 
-    /// Whether `tagFrame` is `bytes`' tag.
+    /// Whether `tagFrame` is `bytes`' tag, compared in constant time.
     public func verifies(_ bytes: [UInt8], tagFrame: [UInt8]) -> Bool {
-        tagFrame == self.tagFrame(bytes)
+        let expected = self.tagFrame(bytes)
+        guard tagFrame.count == expected.count else { return false }
+        return zip(tagFrame, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// The lease of a job as handed out (its attempt set).
@@ -85,7 +96,7 @@ public struct ClusterKey: Sendable, Hashable {
         writer.string(puzzle)
         writer.string(solver)
         writer.string(source)
-        return tag(writer.bytes)
+        return tag(writer.bytes, .lease)
     }
 }
 

@@ -33,7 +33,7 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "The most jobs each process holds at once (config: worker.window; default 256). Below it the number adapts to about 25 ms of work, at least 2.")
     var window: Int?
 
-    @Flag(help: "Exit when the coordinator says the batch is done (otherwise wait for the next).")
+    @Flag(help: "Exit when the coordinator says the batch is done (otherwise wait for the next, within --coordinator-silence-limit).")
     var exitWhenDrained = false
 
     @Option(help: "Exit after hearing nothing from the coordinator for this many seconds; it says it is there every second (config: worker.coordinator_silence_s; default 120; 0: never).")
@@ -302,6 +302,8 @@ enum TerminationSignals {
 
     static func forward(to stop: StopFlag) {
         flag = stop
+        // Made now, not on first use inside a handler (lazy initialisation is not signal-safe).
+        received.store(0, ordering: .relaxed)
         var signals = sigset_t()
         sigemptyset(&signals)
         for signalNumber in [SIGINT, SIGTERM] {
