@@ -14,7 +14,25 @@ import GridlockCore
 public final class PuzzleCollection: Sendable {
     let queue: DatabaseQueue
 
-    public init(path: String) throws {
+    /// Opens the collection at `path`; `readOnly` (to list or export) neither creates the file
+    /// nor changes it: a typo must not leave an empty collection behind.
+    public init(path: String, readOnly: Bool = false) throws {
+        if readOnly {
+            guard FileManager.default.fileExists(atPath: path) else { throw ClusterError("no such collection: \(path)") }
+            var configuration = Configuration()
+            configuration.readonly = true
+            let tables: [String]
+            do {
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+                tables = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+                throw ClusterError("\(path) is not a SQLite database, so not a puzzle collection")
+            }
+            guard tables.contains("puzzles") else {
+                throw ClusterError("\(path) is not a puzzle collection (no puzzles table): is it the file `gridlock collection add` wrote?")
+            }
+            return
+        }
         queue = try DatabaseQueue(path: path)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

@@ -54,6 +54,7 @@ struct BenchCommand: ParsableCommand {
         guard every >= 1, repeats >= 1, warmup >= 0 else {
             throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
         }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (it was \(limit))") }
     }
 
     func run() throws {

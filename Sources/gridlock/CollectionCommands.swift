@@ -68,7 +68,7 @@ struct CollectionListCommand: ParsableCommand {
     var kind: KindChoice = .auto
 
     func run() throws {
-        let entries = try PuzzleCollection(path: database).entries(kind: kind.kind)
+        let entries = try PuzzleCollection(path: database, readOnly: true).entries(kind: kind.kind)
         let rows = entries.map { entry -> [String] in
             let analysis = entry.analysis
             let share: Double = Double(analysis.deadEnds) / Double(max(1, analysis.reachable)) * 100
@@ -101,7 +101,7 @@ struct CollectionExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        for entry in try PuzzleCollection(path: database).entries(kind: kind.kind) {
+        for entry in try PuzzleCollection(path: database, readOnly: true).entries(kind: kind.kind) {
             switch format {
             case .line: print(entry.text.contains("\n") ? entry.text + "\n" : entry.text)
             case .json: print(JSONLine.encode(entry))

@@ -52,6 +52,9 @@ enum SolverList {
     }
 
     static func check(_ list: String, kind: PuzzleKind?) throws {
+        guard !names(list).isEmpty else {
+            throw ValidationError("--solver '\(list.printable)' names no solver: give one or more, separated by commas; \(catalogue)")
+        }
         let known = kind.map(\.jobNames) ?? PuzzleKind.allCases.flatMap(\.jobNames)
         for name in names(list) where !known.contains(name) {
             throw ValidationError("unknown solver '\(name)'; the solvers are \(kind.map { "\($0.rawValue): \($0.solverNames.joined(separator: ", "))" } ?? catalogue)")

@@ -47,6 +47,11 @@ struct PuzzleInput {
     /// A path-like argument that does not exist is a typo, not a puzzle.
     private static func looksLikePath(_ argument: String) -> Bool {
         if argument.hasSuffix(".txt") || argument.hasSuffix(".json") { return true }
+        // "docs/main" is a tilt board's shape too, but a directory called "docs" says it is a path.
+        if let slash = argument.lastIndex(of: "/"), slash != argument.startIndex {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: String(argument[..<slash]), isDirectory: &isDirectory), isDirectory.boolValue { return true }
+        }
         if TiltPuzzle.isSingleLineRecord(argument.trimmingCharacters(in: .whitespaces)[...]) { return false }
         return argument.contains("/") && !argument.hasPrefix("{")
     }

@@ -6,6 +6,37 @@ import Testing
 
 @Suite("Puzzle collection", .serialized)
 struct CollectionCommandTests {
+    @Test("reading commands never create or change a file: a typo, a text file, an empty file are clear errors")
+    func readingNeverWrites() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let typo = directory.appendingPathComponent("typo.sqlite").path
+        let listed = try GridlockBinary.run(["collection", "list", typo])
+        #expect(listed.status == 1 && listed.stderr.contains("no such collection: \(typo)"))
+        #expect(!FileManager.default.fileExists(atPath: typo))
+        let text = directory.appendingPathComponent("notes.txt")
+        try "not a database\n".write(to: text, atomically: true, encoding: .utf8)
+        let exported = try GridlockBinary.run(["collection", "export", text.path])
+        #expect(exported.status == 1 && exported.stderr.contains("is not a SQLite database, so not a puzzle collection"))
+        let empty = directory.appendingPathComponent("empty.sqlite")
+        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        for command in [["collection", "list"], ["report"], ["export"]] {
+            let result = try GridlockBinary.run(command + [empty.path])
+            #expect(result.status == 1, "\(command)")
+            #expect(try Data(contentsOf: empty).isEmpty, "\(command) changed the empty file")
+        }
+    }
+
+    @Test("options that mean nothing are usage errors: --limit below 1, --solver naming none, a path that is not there")
+    func meaninglessOptionsAreRefused() throws {
+        let limit = try GridlockBinary.run(["bench", "data/samples/unblockme.txt", "--limit=-1"])
+        #expect(limit.status == 64 && limit.stderr.contains("--limit must be at least 1 (it was -1)"))
+        let solver = try GridlockBinary.run(["bench", "data/samples/unblockme.txt", "--solver", ","])
+        #expect(solver.status == 64 && solver.stderr.contains("--solver ',' names no solver"))
+        // "docs/main" has a tilt board's shape, but "docs" is a directory: a mistyped path.
+        let path = try GridlockBinary.run(["solve", "docs/main"])
+        #expect(path.status == 64 && path.stderr.contains("no such file: docs/main"))
+    }
+
     @Test("generated tilt puzzles go in once each, with their analysis, and come back out solvable")
     func roundTrip() throws {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gl-\(UUID().uuidString.prefix(8))")
