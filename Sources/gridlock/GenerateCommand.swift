@@ -48,7 +48,7 @@ struct GenerateSudokuCommand: ParsableCommand {
 
     func validate() throws {
         guard let boxSide else { throw ValidationError("--size must be 4x4, 9x9 or 16x16") }
-        guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+        guard (1...GenerateLimits.count).contains(count) else { throw ValidationError("--count must be from 1 to \(GenerateLimits.count)") }
         guard (0...(boxSide * boxSide * boxSide * boxSide)).contains(givens) else {
             throw ValidationError("--givens must be between 0 and the number of cells")
         }
@@ -75,4 +75,12 @@ struct GenerateSudokuCommand: ParsableCommand {
         if StandardError.isTerminal { StandardError.write("\r\u{1B}[K") }
         StandardError.write("generate: \(count) puzzles in \(seconds.milliseconds), each with one solution: \(spread)\n")
     }
+}
+
+/// Bounds on what a generator is asked for, checked before anything is allocated for it.
+enum GenerateLimits {
+    /// Puzzles in one run: a list of this many is allocated up front.
+    static let count = 10_000_000
+    /// Threads: more than a machine could have only waits.
+    static let threads = 1_024
 }

@@ -49,7 +49,9 @@ struct GenerateRushHourCommand: ParsableCommand {
             throw ValidationError("--size is WIDTHxHEIGHT, each from 3 to 8")
         }
         guard (0...2).contains(walls) else { throw ValidationError("--walls is 0, 1 or 2") }
-        guard count >= 1, moves >= 1, threads >= 1 else { throw ValidationError("--count, --moves and --threads must be at least 1") }
+        guard (1...GenerateLimits.count).contains(count), moves >= 1, (1...GenerateLimits.threads).contains(threads) else {
+            throw ValidationError("--count must be from 1 to \(GenerateLimits.count), --moves at least 1, --threads from 1 to \(GenerateLimits.threads)")
+        }
     }
 
     func run() throws {

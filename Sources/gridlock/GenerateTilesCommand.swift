@@ -42,7 +42,7 @@ struct GenerateTilesCommand: ParsableCommand {
         guard let dimensions, TilePuzzle.sides.contains(dimensions.width), TilePuzzle.sides.contains(dimensions.height) else {
             throw ValidationError("--size is WIDTHxHEIGHT, each from 2 to 8")
         }
-        guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+        guard (1...GenerateLimits.count).contains(count) else { throw ValidationError("--count must be from 1 to \(GenerateLimits.count)") }
         if let moves, moves < 0 { throw ValidationError("--moves cannot be negative") }
     }
 

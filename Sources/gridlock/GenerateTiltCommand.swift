@@ -46,7 +46,9 @@ struct GenerateTiltCommand: ParsableCommand {
         guard (1...26).contains(colours), blocks >= 2 * colours else {
             throw ValidationError("--colours is 1 to 26, and --blocks at least two per colour")
         }
-        guard count >= 1, moves >= 1 else { throw ValidationError("--count and --moves must be at least 1") }
+        guard (1...GenerateLimits.count).contains(count), moves >= 1 else {
+            throw ValidationError("--count must be from 1 to \(GenerateLimits.count), --moves at least 1")
+        }
     }
 
     func run() throws {

@@ -84,10 +84,15 @@ struct SolveCommand: ParsableCommand {
             guard SolverList.names(solver).count == 1 else { throw ValidationError("--solver takes one solver here; `gridlock bench` compares several") }
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
-        guard memoryBudget > 0 else { throw ValidationError("--memory-budget must be a positive number of GiB") }
+        // Checked before any conversion: 1e10 GiB in bytes is past Int.max, and inf or nan past everything.
+        guard memoryBudget > 0, memoryBudget <= 1_048_576 else {
+            throw ValidationError("--memory-budget must be a number of GiB above 0 and at most 1048576 (it was \(memoryBudget))")
+        }
         if let maxSteps, maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let timeout, !(timeout > 0 && timeout <= 1e9) {
+            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(timeout))")
+        }
     }
 
     func run() throws {

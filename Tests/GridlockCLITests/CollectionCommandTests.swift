@@ -37,6 +37,24 @@ struct CollectionCommandTests {
         #expect(path.status == 64 && path.stderr.contains("no such file: docs/main"))
     }
 
+    @Test("numbers out of range are clear errors, never a trap: options exit 64, a tile too big for an Int is an invalid line")
+    func numbersOutOfRange() throws {
+        for arguments in [
+            ["solve", "data/samples/unblockme.txt", "--timeout=inf"], ["solve", "data/samples/unblockme.txt", "--memory-budget=1e10"],
+            ["solve", "data/samples/unblockme.txt", "--memory-budget=nan"], ["generate", "rushhour", "--count", "999999999999999999"],
+            ["generate", "rushhour", "--threads", "9223372036854775807", "--count", "1"], ["generate", "tilt", "--count", "99999999999"],
+        ] {
+            let result = try GridlockBinary.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: "), "\(arguments)")
+        }
+        let tile = try GridlockBinary.run(["solve", "99999999999999999999,1,2,3,4,5,6,7,0", "--kind", "tiles"])
+        #expect(tile.status == 1)
+        #expect(tile.stdout.contains("tile 1, '99999999999999999999', is not a tile number (0 to 8, _ for the blank)"), "\(tile.stdout)")
+        let grid = try GridlockBinary.run(["solve", "-", "--kind", "tiles"], stdin: "1 2 3\n4 5 6\n7 8 300\n")
+        #expect(grid.status == 1 && grid.stdout.contains("tile 9, '300', is not a tile number"), "\(grid.stdout)")
+    }
+
     @Test("generated tilt puzzles go in once each, with their analysis, and come back out solvable")
     func roundTrip() throws {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gl-\(UUID().uuidString.prefix(8))")

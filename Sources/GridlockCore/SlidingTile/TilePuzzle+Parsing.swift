@@ -87,6 +87,22 @@ extension TilePuzzle {
 
     static func value(_ token: Substring) -> Int? { token == "_" ? 0 : Int(token) }
 
+    /// The tokens as tile numbers: each a number a board could hold (0 to 255, checked before
+    /// any conversion: "99999999999999999999" is too big for an Int, let alone a tile).
+    static func tileNumbers(_ tokens: [Substring], location: TextLocation) throws(PuzzleInputError) -> [UInt8] {
+        var tiles: [UInt8] = []
+        tiles.reserveCapacity(tokens.count)
+        for (index, token) in tokens.enumerated() {
+            guard let number = value(token), (0...255).contains(number) else {
+                throw PuzzleInputError(
+                    code: "bad-tile", message: "tile \(index + 1), '\(token.prefix(24))', is not a tile number (0 to \(tokens.count - 1), _ for the blank)",
+                    location: location)
+            }
+            tiles.append(UInt8(number))
+        }
+        return tiles
+    }
+
     static func isPermutation(_ tokens: some Collection<Substring>) -> Bool {
         var seen = Set<Int>()
         for token in tokens {
@@ -138,10 +154,10 @@ extension TilePuzzle {
                 code: "wrong-count",
                 message: "\(numbers.count) tiles is not a square board: give the size as a WxH: prefix or --size", location: location)
         }
+        let tiles = try tileNumbers(numbers, location: location)
         do {
             return try TilePuzzle(
-                width: size.width, height: size.height, tiles: numbers.map { UInt8(clamping: value($0)!) },
-                goal: options.goal ?? goal, expectedMoves: expected, label: label)
+                width: size.width, height: size.height, tiles: tiles, goal: options.goal ?? goal, expectedMoves: expected, label: label)
         } catch {
             throw error.placed(at: location)
         }
@@ -166,10 +182,9 @@ extension TilePuzzle {
             }
             rows.append(tokens)
         }
+        let tiles = try tileNumbers(Array(rows.joined()), location: TextLocation(line: lines[0].number))
         do {
-            return try TilePuzzle(
-                width: rows[0].count, height: rows.count, tiles: rows.joined().map { UInt8(clamping: value($0)!) },
-                goal: options.goal ?? .blankLast)
+            return try TilePuzzle(width: rows[0].count, height: rows.count, tiles: tiles, goal: options.goal ?? .blankLast)
         } catch {
             throw error.placed(at: TextLocation(line: lines[0].number))
         }
