@@ -26,6 +26,13 @@ extension RushHourPuzzle {
         var owner = [Character?](repeating: nil, count: width * height)
         for block in blocks {
             try checkShape(block, locate: locate)
+            // Its first cell and its length on the board before any cell is worked out: a column
+            // near Int.max would overflow in the sum (JSON can say anything).
+            guard (0..<height).contains(block.row), (0..<width).contains(block.column), (1...maximumSide).contains(block.length) else {
+                throw PuzzleInputError(
+                    code: "off-board",
+                    message: "block \(block.name) at row \(block.row), column \(block.column), \(block.length) long, is off the \(width)x\(height) board")
+            }
             for cell in block.cells {
                 guard (0..<height).contains(cell.row), (0..<width).contains(cell.column) else {
                     throw PuzzleInputError(
@@ -107,12 +114,12 @@ extension RushHourPuzzle {
         guard (0..<height).contains(exit.row) else {
             throw PuzzleInputError(
                 code: "exit-row",
-                message: "the escape chute is on row \(exit.row + 1), but the board has \(height) rows")
+                message: "the escape chute is on row \(BoardCell.oneBased(exit.row)), but the board has \(height) rows")
         }
         guard prisoner.row == exit.row else {
             throw PuzzleInputError(
                 code: "prisoner-row",
-                message: "the prisoner is on row \(prisoner.row + 1) but the escape chute is on row \(exit.row + 1); they must share a row",
+                message: "the prisoner is on row \(BoardCell.oneBased(prisoner.row)) but the escape chute is on row \(BoardCell.oneBased(exit.row)); they must share a row",
                 location: locate(start))
         }
     }

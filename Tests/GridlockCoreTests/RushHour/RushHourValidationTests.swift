@@ -63,6 +63,25 @@ struct RushHourValidationTests {
         }
     }
 
+    @Test("JSON numbers at the ends of Int are errors with their code, never an overflow trap")
+    func extremeNumbers() {
+        let big = Int.max, small = Int.min
+        let cases: [(exit: String, block: String, code: String)] = [
+            ("\"side\":\"right\",\"row\":2", "\"row\":2,\"column\":\(big),\"length\":2,\"orientation\":\"horizontal\"", "off-board"),
+            ("\"side\":\"right\",\"row\":2", "\"row\":\(small),\"column\":0,\"length\":2,\"orientation\":\"horizontal\"", "off-board"),
+            ("\"side\":\"right\",\"row\":2", "\"row\":\(big),\"column\":\(big),\"length\":2,\"orientation\":\"vertical\"", "off-board"),
+            ("\"side\":\"right\",\"row\":2", "\"row\":\(big),\"column\":0,\"length\":7,\"orientation\":\"horizontal\"", "block-length"),
+            ("\"side\":\"right\",\"row\":\(big)", "\"row\":2,\"column\":0,\"length\":2,\"orientation\":\"horizontal\"", "exit-row"),
+        ]
+        for (exit, block, code) in cases {
+            let text = "{\"width\":6,\"height\":6,\"exit\":{\(exit)},\"blocks\":[{\"name\":\"A\",\(block)}]}"
+            #expect(throws: PuzzleInputError.self) { _ = try RushHourPuzzle.parse(text) }
+            do { _ = try RushHourPuzzle.parse(text) } catch let error as PuzzleInputError {
+                #expect(error.code == code, "\(error)")
+            } catch {}
+        }
+    }
+
     @Test("a grid cannot express an overlap: blocks stacked in one column are separate blocks")
     func gridOverlapIsAShape() throws {
         // In a grid each cell holds one letter, so "overlap" can only come from JSON; the grid
