@@ -99,10 +99,14 @@ struct ClusterReliabilityTests {
     func workerLeavesASilentCoordinator() throws {
         let cluster = try ClusterHarness()
         let started = Date()
-        let worker = try GridlockBinary.run(
-            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "1"])
-        #expect(worker.status == 0)
-        #expect(worker.stderr.contains("nothing heard from the coordinator at \(cluster.jobs) for 1.0 s"), "\(worker.stderr)")
+        let log = cluster.directory.appendingPathComponent("worker.log")
+        let worker = try GridlockBinary.start(
+            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "1"], errorLog: log)
+        // Without the rule the worker waits for ever: killed after 15 s, and the test fails.
+        try GridlockBinary.wait(worker, seconds: 15)
+        let stderr = try String(contentsOf: log, encoding: .utf8)
+        #expect(worker.terminationStatus == 0)
+        #expect(stderr.contains("nothing heard from the coordinator at \(cluster.jobs) for 1.0 s"), "\(stderr)")
         #expect(Date().timeIntervalSince(started) < 10)
         let refused = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "-1"])
         #expect(refused.status == 64)
