@@ -183,18 +183,21 @@ public struct CoordinatorMachine {
             refuse(.malformed, "\(error)", from: sender, now: now, &actions)
             return actions
         }
-        // What only the sink may say counts only with the key's tag: anyone can connect and say it.
-        if message.isTheSinks, let key = configuration.key,
+        // What only the sink or a worker may say counts only with the key's tag: anyone can
+        // connect and say it, and a worker without the key must not be handed jobs to answer.
+        let speaker = message.isTheSinks ? "sink" : "worker"
+        if message.isTheSinks || message.isTheWorkers, let key = configuration.key,
            !(frames.count == 3 && key.verifies(frames[1], tagFrame: frames[2])) {
-            refuse(.forged, "\(message.kindName) without the key's tag: a sink without this --key-file, or an impostor", from: sender, now: now, &actions)
+            refuse(.forged, "\(message.kindName) without the key's tag: a \(speaker) without this --key-file, or an impostor", from: sender, now: now, &actions)
             return actions
         }
-        // A sink that tags its frames may have a key this coordinator lacks: it would refuse every
-        // result for want of a lease. Said once, not acted on: without a key anyone can send
-        // three parts, and a stranger must not be able to stop the batch.
-        if message.isTheSinks, configuration.key == nil, frames.count == 3, !warnedOfKey {
+        // A peer that tags its frames may have a key this coordinator lacks: a sink would refuse
+        // every result for want of a lease. Said once, not acted on: without a key anyone can
+        // send three parts, and a stranger must not be able to stop the batch.
+        if message.isTheSinks || message.isTheWorkers, configuration.key == nil, frames.count == 3, !warnedOfKey {
             warnedOfKey = true
-            actions.append(.log("a sink's \(message.kindName) came with a tag: if the sink has a --key-file, give this coordinator the same one, or it will refuse every result"))
+            let consequence = message.isTheSinks ? ", or it will refuse every result" : ""
+            actions.append(.log("a \(speaker)'s \(message.kindName) came with a tag: if the \(speaker) has a --key-file, give this coordinator the same one\(consequence)"))
         }
         return actions + receive(message, from: sender, now: now)
     }

@@ -31,6 +31,10 @@ public enum LocalCluster {
         let directory: String
         var jobs: String { "ipc://\(directory)/jobs" }
         var results: String { "ipc://\(directory)/results" }
+        /// A key for this run only, in a file of that directory that the workers read: only
+        /// this batch's processes can pose as its sink, take its jobs or store its results.
+        let key = ClusterKey.random()
+        var keyFile: String { "\(directory)/key" }
 
         /// Starts `count` processes of `executable` (run as `executable worker ...`).
         public init(_ count: Int, executable: String = WorkerSupervisor.currentExecutable) throws {
@@ -42,8 +46,17 @@ public enum LocalCluster {
             directory = String(cString: created)
             supervisor = WorkerSupervisor(
                 executable: executable,
-                arguments: ["worker", "--coordinator", "ipc://\(directory)/jobs", "--sink", "ipc://\(directory)/results", "--exit-when-drained"],
+                arguments: [
+                    "worker", "--coordinator", "ipc://\(directory)/jobs", "--sink", "ipc://\(directory)/results", "--key-file",
+                    "\(directory)/key", "--exit-when-drained",
+                ],
                 replaceCleanExits: true)
+            do {
+                try ClusterKeyFile.create(key, at: keyFile)
+            } catch {
+                stop()
+                throw error
+            }
             do {
                 try supervisor.start(count)
             } catch {
@@ -59,7 +72,7 @@ public enum LocalCluster {
             for name in names where name.hasPrefix("gridlock-") {
                 let parts = name.split(separator: "-")
                 guard parts.count == 3, let pid = Int32(parts[1]), kill(pid, 0) != 0, errno == ESRCH else { continue }
-                for socket in ["jobs", "results"] { unlink("/tmp/\(name)/\(socket)") }
+                for file in ["jobs", "results", "key"] { unlink("/tmp/\(name)/\(file)") }
                 rmdir("/tmp/\(name)")
             }
         }
@@ -67,7 +80,7 @@ public enum LocalCluster {
         /// Waits for the workers to exit (after `signal`, if given), then removes the sockets.
         public func stop(signal: Int32? = nil) {
             supervisor.stop(signal: signal)
-            for name in ["jobs", "results"] { unlink("\(directory)/\(name)") }
+            for name in ["jobs", "results", "key"] { unlink("\(directory)/\(name)") }
             rmdir(directory)
         }
     }
@@ -81,9 +94,7 @@ public enum LocalCluster {
     ) throws -> Outcome {
         var workersStopped = false
         defer { if !workersStopped { workers.stop(signal: SIGTERM) } }
-        // A key for this run only: the sink and the coordinator share it in memory, so no other
-        // process can pose as either or store a result for a job it was not given.
-        let key = ClusterKey.random()
+        let key = workers.key
         var configuration = configuration
         configuration.key = key
         let context = try ZMQContext()

@@ -32,6 +32,9 @@ public enum Worker {
         /// Exit after hearing nothing from the coordinator for this long (it says `alive` every
         /// second): its host died, or it ended while this worker was stopped. nil: never.
         public var coordinatorSilenceLimit: Duration? = .seconds(120)
+        /// The cluster's key: a keyed coordinator hands jobs only to a worker whose asks carry
+        /// its tag (ClusterKey.swift).
+        public var key: ClusterKey?
 
         public init(coordinator: String, sink: String, identity: WorkerIdentity, exitWhenDrained: Bool) {
             self.coordinator = coordinator
@@ -80,12 +83,15 @@ public enum Worker {
         let clock = ContinuousClock()
         var lastBeat = clock.now
         var lastHeard = clock.now
+        func tell(_ message: WireMessage) throws {
+            try coordinator.send(message.frames(key: configuration.key), dontWait: true)
+        }
         func ask(_ credit: Int?) throws {
             guard let credit, credit > 0 else { return }
             // Say what is still held first: the coordinator counts a worker's credit against the
             // jobs it may still hold, and without this it would count the ones just finished.
-            try coordinator.send([WireMessage.heartbeat(configuration.identity, jobs: queue.held()).encoded()], dontWait: true)
-            try coordinator.send([WireMessage.ready(configuration.identity, credit: credit).encoded()], dontWait: true)
+            try tell(.heartbeat(configuration.identity, jobs: queue.held()))
+            try tell(.ready(configuration.identity, credit: credit))
             waitingForJobs = true
         }
         try ask(queue.credit())
@@ -125,7 +131,7 @@ public enum Worker {
                 return Outcome(solved: solved, coordinatorSilent: true)
             }
             if lastBeat.duration(to: clock.now) >= configuration.heartbeatInterval {
-                try coordinator.send([WireMessage.heartbeat(configuration.identity, jobs: queue.held()).encoded()], dontWait: true)
+                try tell(.heartbeat(configuration.identity, jobs: queue.held()))
                 // An idle worker asks again: a restarted coordinator has forgotten the last ask.
                 if !drained, let credit = queue.credit(whenIdleOnly: true) { try ask(credit) }
                 lastBeat = clock.now

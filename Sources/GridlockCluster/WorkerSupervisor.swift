@@ -9,6 +9,9 @@ public final class WorkerSupervisor: @unchecked Sendable {
     public struct Child {
         var process: Process
         var started: ContinuousClock.Instant
+        /// The child's standard input: this end is held open while this process lives, so the
+        /// child reads end-of-file when it dies, however it dies (dieWithSupervisor).
+        var lifeline: Pipe
     }
 
     private let executable: String
@@ -116,8 +119,11 @@ public final class WorkerSupervisor: @unchecked Sendable {
         var environment = environment ?? ProcessInfo.processInfo.environment
         environment[Self.supervisorVariable] = String(getpid())
         process.environment = environment
+        let lifeline = Pipe()
+        process.standardInput = lifeline
         try process.run()
-        return Child(process: process, started: clock.now)
+        try? lifeline.fileHandleForReading.close()
+        return Child(process: process, started: clock.now, lifeline: lifeline)
     }
 
     static func describe(_ process: Process) -> String {
@@ -127,13 +133,33 @@ public final class WorkerSupervisor: @unchecked Sendable {
 
     static let supervisorVariable = "GRIDLOCK_SUPERVISOR_PID"
 
+    /// Whether this process was started by a supervisor (a batch or a worker pool).
+    public static var isSupervised: Bool { ProcessInfo.processInfo.environment[supervisorVariable] != nil }
+
     /// In a supervised child: asks the kernel for SIGTERM when the supervisor dies, so that a
     /// batch killed outright leaves no worker behind retrying its coordinator forever; and
     /// exits at once if the supervisor is already gone. Does nothing in a process started by hand.
+    ///
+    /// The parent-death signal alone is not enough: Linux sends it when the *thread* that
+    /// spawned the child ends, not the process, and never if the parent died before the call.
+    /// So the child also watches its standard input, a pipe whose other end only the
+    /// supervisor holds: end-of-file there means the supervisor is gone, and the child sends
+    /// itself the same SIGTERM.
     public static func dieWithSupervisor() {
         guard let value = ProcessInfo.processInfo.environment[supervisorVariable], let supervisor = Int32(value) else { return }
         _ = gridlock_signal_on_parent_death(SIGTERM)
         if getppid() != supervisor { exit(0) }
+        var status = stat()
+        guard fstat(STDIN_FILENO, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        let watcher = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            kill(getpid(), SIGTERM)
+        }
+        watcher.start()
     }
 
     /// This executable's path, to start more of it.

@@ -1,14 +1,19 @@
-// The cluster's shared key: what lets the coordinator and the sink believe each other, and the
-// sink believe a result. Without it, any peer that reaches the ports can say it is the sink
-// ("every job is stored") or push results for jobs it never held.
+// The cluster's shared key: what lets the coordinator and the sink believe each other, the
+// coordinator believe a worker, and the sink believe a result. Without it, any peer that reaches
+// the ports can say it is the sink ("every job is stored"), take jobs as a worker and answer them
+// wrongly, or push results for jobs it never held.
 //
-// With a key (`gridlock batch` makes one per run; separate roles read the same --key-file):
+// With a key (`gridlock batch` makes one per run and hands it to its workers; separate roles read
+// the same --key-file):
+//   - a worker's asks and heartbeats travel with their tag, so only a holder of the key is
+//     handed jobs;
 //   - every job a coordinator hands out carries a lease: a tag over the batch, job number,
 //     attempt, fingerprint, kind, puzzle, solver and source. A worker echoes it in its result;
 //     the sink stores a result only if the lease matches the result's own fields, so a peer
 //     that holds no lease cannot forge one, and a worker cannot change what job it answers;
-//   - what only the sink says (hello, stored, pages, stopped) and what only the coordinator
-//     asks (queries, forget) travels with a second frame: the tag of the first.
+//   - what only the sink says (hello, stored, pages, stopped), what only the coordinator asks
+//     (queries, forget) and what only a worker says (ready, heartbeat) travels with a second
+//     frame: the tag of the first.
 // Tags are SipHash-2-4. The key is not sent on the wire. It does not hide traffic, nor stop a
 // peer that can read it from replaying it: that is CURVE's job (the wire's encryption).
 
@@ -101,11 +106,14 @@ public struct ClusterKey: Sendable, Hashable {
 }
 
 extension WireMessage {
-    /// The frames that carry this message: with a key, what only the sink or the coordinator
-    /// may say goes with its tag.
+    /// Whether, with a key, this message travels with its tag.
+    public var isTagged: Bool { isTheSinks || isTheCoordinators || isTheWorkers }
+
+    /// The frames that carry this message: with a key, what only the sink, the coordinator or a
+    /// worker may say goes with its tag.
     public func frames(key: ClusterKey?) -> [[UInt8]] {
         let frame = encoded()
-        guard let key, isTheSinks || isTheCoordinators else { return [frame] }
+        guard let key, isTagged else { return [frame] }
         return [frame, key.tagFrame(frame)]
     }
 }

@@ -21,9 +21,9 @@
 // also says how it ended and whether its answer was wrong, so the coordinator exits as `batch`
 // does (version 5). A sink that cannot store says why before it exits, so the coordinator stops
 // with that reason instead of re-issuing for ever; the coordinator says `alive` to each worker
-// every second, so a worker whose coordinator is gone can tell and exit; jobs carry a lease that results echo, and
-// what only the sink or the coordinator may say travels with a tag frame (ClusterKey.swift)
-// (version 6). Heartbeats list
+// every second, so a worker whose coordinator is gone can tell and exit; jobs carry a lease that
+// results echo, and what only the sink, the coordinator or a worker may say travels with a tag
+// frame (ClusterKey.swift) (version 6). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -253,6 +253,15 @@ public enum WireMessage: Sendable, Hashable {
     public var isTheCoordinators: Bool {
         switch self {
         case .storedQuery, .forget: true
+        default: false
+        }
+    }
+
+    /// What a worker says to the coordinator: with a cluster key, heard only with its tag, so a
+    /// process without the key is never handed a job (and never a lease to answer with).
+    public var isTheWorkers: Bool {
+        switch self {
+        case .ready, .heartbeat: true
         default: false
         }
     }

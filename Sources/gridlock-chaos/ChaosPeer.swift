@@ -13,7 +13,7 @@ struct ChaosPeer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gridlock-chaos",
         abstract: "Hostile peers for scripts/chaos: forged, oversized and junk frames against the roles.",
-        subcommands: [Frames.self, ForgeStored.self, ForgeResults.self, Hoard.self, Churn.self, HugeNames.self]
+        subcommands: [Frames.self, ForgeStored.self, ForgeResults.self, Hoard.self, Churn.self, HugeNames.self, RogueWorker.self]
     )
 }
 
@@ -24,6 +24,23 @@ struct Target: ParsableArguments {
 
     @Option(help: "The batch the forged frames name.")
     var batch = "chaos"
+
+    @Option(help: "The cluster's key file: the peer is then an insider, a worker holding the key that misbehaves; its asks and heartbeats carry the key's tag.")
+    var keyFile: String?
+
+    func key() throws -> ClusterKey? {
+        guard let keyFile else { return nil }
+        guard let key = ClusterKey(hex: try String(contentsOfFile: keyFile, encoding: .utf8)) else {
+            throw ValidationError("\(keyFile) holds no key")
+        }
+        return key
+    }
+}
+
+/// The frames of a worker's message, tagged with `key` (an insider's) when there is one; what
+/// only the sink or the coordinator says stays untagged: no peer holds their word.
+func workerFrames(_ message: WireMessage, key: ClusterKey?) -> [[UInt8]] {
+    message.isTheWorkers ? message.frames(key: key) : [message.encoded()]
 }
 
 /// What the forged frames need to pass for the batch's own jobs.
@@ -57,10 +74,15 @@ func dealer(_ context: ZMQContext, to endpoint: String, identity: [UInt8]? = nil
     return socket
 }
 
-/// Sends `frames`, waiting while the socket's queue is full; gives up after `seconds`.
+/// Sends `frame`, waiting while the socket's queue is full; gives up after `seconds`.
 func send(_ socket: ZMQSocket, _ frame: [UInt8], seconds: Double = 5) throws {
+    try send(socket, frames: [frame], seconds: seconds)
+}
+
+/// Sends one multipart message, waiting while the socket's queue is full; gives up after `seconds`.
+func send(_ socket: ZMQSocket, frames: [[UInt8]], seconds: Double = 5) throws {
     let deadline = Date(timeIntervalSinceNow: seconds)
-    while try !socket.send([frame], dontWait: true) {
+    while try !socket.send(frames, dontWait: true) {
         guard Date() < deadline else { return }
         usleep(1_000)
     }

@@ -79,10 +79,11 @@ struct Hoard: ParsableCommand {
     func run() throws {
         let context = try ZMQContext()
         let socket = try dealer(context, to: target.to, identity: Array("chaos-hoarder".utf8))
+        let key = try target.key()
         let deadline = Date(timeIntervalSinceNow: seconds)
         var held = 0
         while Date() < deadline {
-            try send(socket, WireMessage.ready(forger, credit: WireProtocol.maximumCredit).encoded())
+            try send(socket, frames: workerFrames(.ready(forger, credit: WireProtocol.maximumCredit), key: key))
             while let frames = try socket.receive() {
                 if frames.count == 1, case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) { held += jobs.count }
             }
@@ -104,10 +105,11 @@ struct Churn: ParsableCommand {
 
     func run() throws {
         let context = try ZMQContext()
+        let key = try target.key()
         var taken = 0
         for index in 0..<peers {
             let socket = try dealer(context, to: target.to, identity: Array("chaos-churn-\(index)".utf8))
-            try send(socket, WireMessage.ready(WorkerIdentity(host: "chaos-churn", pid: index), credit: 16).encoded())
+            try send(socket, frames: workerFrames(.ready(WorkerIdentity(host: "chaos-churn", pid: index), credit: 16), key: key))
             usleep(5_000)
             while let frames = try socket.receive() {
                 if frames.count == 1, case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) { taken += jobs.count }
@@ -116,5 +118,53 @@ struct Churn: ParsableCommand {
         }
         context.terminate()
         print("churn: \(peers) peers took \(taken) jobs and vanished")
+    }
+}
+
+struct RogueWorker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Asks for jobs like a worker, without the cluster's key, and answers each one given with a wrong move count.")
+
+    @OptionGroup var target: Target
+
+    @Option(help: "The sink's results endpoint, where the wrong answers go.")
+    var sink: String
+
+    @Option(help: "Seconds to go on.")
+    var seconds = 10.0
+
+    func run() throws {
+        let context = try ZMQContext()
+        let socket = try dealer(context, to: target.to, identity: Array("chaos-rogue".utf8))
+        let results = try ZMQSocket(context, .push)
+        try results.set(.lingerMilliseconds(2_000))
+        try results.connect(sink)
+        // Untagged, then tagged with a key of its own: neither is the cluster's.
+        let guessed = ClusterKey.random()
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var taken = 0
+        while Date() < deadline {
+            for frames in [[WireMessage.ready(forger, credit: 16).encoded()], WireMessage.ready(forger, credit: 16).frames(key: guessed)] {
+                try send(socket, frames: frames)
+            }
+            usleep(100_000)
+            while let frames = try socket.receive() {
+                guard case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) else { continue }
+                taken += jobs.count
+                let wrong = jobs.map { job in
+                    var result = JobResult(answering: job, worker: forger, status: .solved)
+                    result.moves = 1
+                    result.solution = "A+1"
+                    return result
+                }
+                try send(results, WireMessage.results(wrong).encoded())
+            }
+            // Said every round: the suite may end this peer once the batch is over.
+            print("rogue-worker: \(taken) jobs taken and answered wrongly")
+            fflush(nil)
+        }
+        socket.close()
+        results.close()
+        context.terminate()
     }
 }

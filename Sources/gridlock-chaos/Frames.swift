@@ -45,17 +45,20 @@ struct Frames: ParsableCommand {
             .jobs([]),
             .results([JobResult(batch: batch, job: -1, attempt: -1, worker: forger, status: .solved)]),
         ]
+        // With a key, the peer is a worker holding it: its asks and heartbeats pass the tag
+        // check and reach the rules behind it.
+        let key = try target.key()
         var random = SystemRandomNumberGenerator()
         let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
         var round = 0
         while deadline.map({ Date() < $0 }) ?? (round < rounds) {
-            var frames = hostile.map { $0.encoded() }
-            frames.append((0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            var messages = hostile.map { workerFrames($0, key: key) }
+            messages.append([(0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }])
             // And each again with 8 bytes of junk after it.
-            frames += hostile.map { $0.encoded() + Array(repeating: 0xAB, count: 8) }
-            for frame in frames {
-                try send(socket, frame, seconds: 0.1)
-                if let results { try send(results, frame, seconds: 0.1) }
+            messages += hostile.map { [$0.encoded() + Array(repeating: 0xAB, count: 8)] }
+            for frames in messages {
+                try send(socket, frames: frames, seconds: 0.1)
+                if let results { try send(results, frames: frames, seconds: 0.1) }
             }
             round += 1
             if round % 50 == 0 { usleep(10_000) }

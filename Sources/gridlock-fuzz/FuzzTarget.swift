@@ -45,7 +45,7 @@ enum FuzzTarget {
         _ = machine.read(jobs, ended: true, now: t0)
         _ = machine.receive([sink] + WireMessage.sinkHello.frames(key: configuration.key), now: t0)
         _ = machine.receive([sink] + WireMessage.storedPage(batch: "b", from: 0, jobs: [], complete: true).frames(key: configuration.key), now: t0)
-        _ = machine.receive([worker, WireMessage.ready(identity, credit: 2).encoded()], now: t0)
+        _ = machine.receive([worker] + WireMessage.ready(identity, credit: 2).frames(key: configuration.key), now: t0)
         _ = machine.receive([sender] + frames, now: t0)
         _ = machine.tick(now: t0.advanced(by: .seconds(5)))
         _ = machine.tick(now: t0.advanced(by: .seconds(60)))

@@ -11,35 +11,57 @@ struct KeyCommand: ParsableCommand {
         commandName: "key",
         abstract: "Print a new random cluster key, for --key-file.",
         discussion: """
-            The coordinator and the sink of one cluster read the same key file; with it, only \\
-            they can speak for each other, and the sink stores a result only for a job the \\
-            coordinator handed out. Workers need no key. `gridlock batch` makes its own for each run.
+            The coordinator, the sink and the workers of one cluster read the same key file; \\
+            with it, only they can speak for each other, the coordinator hands jobs only to \\
+            workers that hold the key, and the sink stores a result only for a job the \\
+            coordinator handed out. `gridlock batch` makes its own for each run and gives it to \\
+            its workers.
+
+            With FILE, the key is written there, readable by its owner only (mode 600); an \\
+            existing file is never overwritten.
 
             Example:
-              gridlock key > gridlock.key && chmod 600 gridlock.key
+              gridlock key gridlock.key
               gridlock sink --key-file gridlock.key ...
               gridlock coordinator FILE --batch big --key-file gridlock.key ...
+              gridlock worker --key-file gridlock.key ...
             """
     )
 
+    @Argument(help: "Write the key to this new file (mode 600) instead of standard output.")
+    var file: String?
+
     func run() throws {
-        print(ClusterKey.random().hex)
+        let key = ClusterKey.random()
+        guard let file else {
+            print(key.hex)
+            return
+        }
+        try ClusterKeyFile.create(key, at: file)
     }
 }
 
-/// `--key-file`, for the coordinator and the sink.
+/// `--key-file`, for the coordinator, the sink and the workers.
 struct KeyOptions: ParsableArguments {
-    @Option(help: "The cluster key shared by the coordinator and the sink (`gridlock key` makes one; config: cluster.key_file). Without it, any process that reaches the ports can pose as the sink or store results for jobs it was never given.")
+    @Option(help: "The cluster key shared by the coordinator, the sink and the workers (`gridlock key` makes one; config: cluster.key_file). Without it, any process that reaches the ports can pose as the sink, take jobs and answer them wrongly, or store results for jobs it was never given.")
     var keyFile: String?
 
-    /// The key, or nil (with a warning from `role`) when none is given.
-    func load(_ file: ClusterConfig, role: String) throws -> ClusterKey? {
+    /// The key, or nil (with a warning from `role`, if `warn`) when none is given.
+    func load(_ file: ClusterConfig, role: String, warn: Bool = true) throws -> ClusterKey? {
         guard let path = keyFile ?? file.string("cluster.key_file") else {
-            StandardError.write("\(role): no --key-file: the wire is not authenticated, so any process that reaches the ports can forge frames\n")
+            if warn {
+                StandardError.write("\(role): no --key-file: the wire is not authenticated, so any process that reaches the ports can forge frames\n")
+            }
             return nil
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ValidationError("cannot read the key file \(path): \(String(cString: strerror(errno)))")
+        }
+        // As ssh does with private keys: a key others can read is no secret. Said, not refused,
+        // so a shared mount with loose modes still runs.
+        var status = stat()
+        if warn, stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
+            StandardError.write("\(role): the key file \(path) can be read by other users (mode \(String(status.st_mode & 0o777, radix: 8))): chmod 600 it\n")
         }
         guard let key = ClusterKey(hex: text) else {
             throw ValidationError("the key file \(path) must hold one key of 32 hexadecimal digits, as `gridlock key` prints")

@@ -36,6 +36,8 @@ struct WorkerCommand: ParsableCommand {
     @Flag(help: "Exit when the coordinator says the batch is done (otherwise wait for the next, within --coordinator-silence-limit).")
     var exitWhenDrained = false
 
+    @OptionGroup var key: KeyOptions
+
     @Option(help: "Exit after hearing nothing from the coordinator for this many seconds; it says it is there every second (config: worker.coordinator_silence_s; default 120; 0: never).")
     var coordinatorSilenceLimit: Double?
 
@@ -50,10 +52,14 @@ struct WorkerCommand: ParsableCommand {
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s"), !(limit >= 0 && limit <= 86_400) {
             throw ValidationError("--coordinator-silence-limit must be a number of seconds from 0 (never) to 86400")
         }
+        // Read before a pool starts, so a bad key file is one clear error, not every process's
+        // death; a pool's processes do not repeat its warning.
+        let clusterKey = try key.load(file, role: "worker", warn: !WorkerSupervisor.isSupervised)
         guard processes == 1 else {
             var flags = ["worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
             if let coordinatorSilenceLimit { flags += ["--coordinator-silence-limit", "\(coordinatorSilenceLimit)"] }
             if let path = config.config { flags += ["--config", path] }
+            if let path = key.keyFile { flags += ["--key-file", path] }
             if exitWhenDrained { flags.append("--exit-when-drained") }
             // A pool: a process that dies is replaced; one that exits cleanly (drained) is not.
             let pool = WorkerSupervisor(executable: WorkerSupervisor.currentExecutable, arguments: flags, replaceCleanExits: false)
@@ -74,6 +80,7 @@ struct WorkerCommand: ParsableCommand {
         let identity = WorkerIdentity.thisProcess
         var configuration = Worker.Configuration(
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)
+        configuration.key = clusterKey
         configuration.maximumWindow = window
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s") {
@@ -86,7 +93,7 @@ struct WorkerCommand: ParsableCommand {
             StandardError.write("""
                 worker \(identity): nothing heard from the coordinator at \(coordinator) for \
                 \(configuration.coordinatorSilenceLimit.map { "\(Double(seconds: $0))" } ?? "?") s; it is gone \
-                or unreachable, so this worker exits (--coordinator-silence-limit)
+                or unreachable\(configuration.key == nil ? ", or it has a --key-file this worker lacks" :                 " (or its --key-file is not this worker's)"), so this worker exits (--coordinator-silence-limit)
 
                 """)
         }

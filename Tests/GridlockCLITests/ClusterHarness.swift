@@ -43,8 +43,8 @@ final class ClusterHarness {
         return stride(from: start, to: lines.count, by: step).prefix(count).map { lines[$0] }
     }
 
-    func startSink() throws {
-        sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database])
+    func startSink(extra: [String] = []) throws {
+        sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database] + extra)
     }
 
     func startCoordinator(_ file: String, extra: [String] = [], errorLog: URL? = nil) throws {
@@ -53,10 +53,11 @@ final class ClusterHarness {
         ] + extra, errorLog: errorLog)
     }
 
-    func startWorkers(_ count: Int, environment: [String: String] = [:]) throws {
+    func startWorkers(_ count: Int, extra: [String] = [], environment: [String: String] = [:], errorLog: URL? = nil) throws {
         for _ in 0..<count {
             workers.append(try GridlockBinary.start(
-                ["worker", "--coordinator", jobs, "--sink", results, "--exit-when-drained"], environment: environment))
+                ["worker", "--coordinator", jobs, "--sink", results, "--exit-when-drained"] + extra, environment: environment,
+                errorLog: errorLog))
         }
     }
 

@@ -112,6 +112,55 @@ struct ClusterReliabilityTests {
         #expect(refused.status == 64)
     }
 
+    @Test("a supervised worker exits when its supervisor's end of its standard input closes, with no parent-death signal")
+    func workerWatchesItsLifeline() throws {
+        let cluster = try ClusterHarness()
+        let worker = Process()
+        worker.executableURL = GridlockBinary.url
+        worker.arguments = ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results]
+        // This test process poses as the supervisor; it stays alive, so only the pipe can tell.
+        worker.environment = ProcessInfo.processInfo.environment.merging(["GRIDLOCK_SUPERVISOR_PID": "\(getpid())"]) { $1 }
+        worker.standardError = FileHandle.nullDevice
+        let lifeline = Pipe()
+        worker.standardInput = lifeline
+        try worker.run()
+        defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        usleep(1_000_000)
+        #expect(worker.isRunning)
+        try lifeline.fileHandleForWriting.close()
+        // Without the pipe check it runs until its 120 s silence limit: killed after 10 s, and
+        // the test fails.
+        try GridlockBinary.wait(worker, seconds: 10)
+    }
+
+    @Test("with a key file, a worker without it is handed no job and says why it leaves; one with it completes the batch")
+    func workersNeedTheKey() throws {
+        let cluster = try ClusterHarness()
+        let key = cluster.directory.appendingPathComponent("cluster.key").path
+        #expect(try GridlockBinary.run(["key", key]).status == 0)
+        let mode = try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let again = try GridlockBinary.run(["key", key])
+        #expect(again.status != 0 && again.stderr.contains("it exists"), "\(again.stderr)")
+        let lines = try ClusterHarness.sample(count: 40)
+        try cluster.startSink(extra: ["--key-file", key])
+        try cluster.startCoordinator(try cluster.write(lines), extra: ["--key-file", key])
+        let outsiderLog = cluster.directory.appendingPathComponent("outsider.log")
+        let outsider = try GridlockBinary.start(
+            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "2"], errorLog: outsiderLog)
+        try GridlockBinary.wait(outsider, seconds: 15)
+        #expect(try cluster.rows().isEmpty)
+        let said = try String(contentsOf: outsiderLog, encoding: .utf8)
+        #expect(said.contains("or it has a --key-file this worker lacks"), "\(said)")
+        // A key others can read still works, with a warning.
+        chmod(key, 0o644)
+        let insiderLog = cluster.directory.appendingPathComponent("insider.log")
+        try cluster.startWorkers(1, extra: ["--key-file", key], errorLog: insiderLog)
+        try cluster.finish()
+        try cluster.expectAllStored(lines)
+        #expect(try String(contentsOf: insiderLog, encoding: .utf8).contains("can be read by other users (mode 644)"))
+    }
+
     @Test("the coordinator binds loopback by default, not every interface")
     func bindsLoopbackByDefault() throws {
         let cluster = try ClusterHarness()

@@ -65,7 +65,7 @@ struct CoordinatorMachineTests {
         #expect(Self.dispatched(machine.receive(.ready(Self.identity, credit: 3), from: Self.worker, now: Self.t0)).isEmpty)
     }
 
-    @Test("with a key, jobs go out with their lease, and the sink's words count only with their tag")
+    @Test("with a key, jobs go out with their lease, only to a worker whose asks carry the tag, and the sink's words count only with their tag")
     func keyedCoordinator() {
         let key = ClusterKey.random()
         var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
@@ -79,7 +79,16 @@ struct CoordinatorMachineTests {
         #expect(machine.progress.dropped.forged == 2)
         _ = machine.receive([Self.sink] + hello.frames(key: key), now: Self.t0)
         _ = machine.receive([Self.sink] + WireMessage.storedPage(batch: "b", from: 0, jobs: [], complete: true).frames(key: key), now: Self.t0)
-        let jobs = Self.dispatched(machine.receive([Self.worker, WireMessage.ready(Self.identity, credit: 3).encoded()], now: Self.t0))
+        // A worker without the key asks in vain, untagged or tagged with another key.
+        let ready = WireMessage.ready(Self.identity, credit: 3)
+        #expect(Self.dispatched(machine.receive([Self.worker, ready.encoded()], now: Self.t0)).isEmpty)
+        #expect(Self.dispatched(machine.receive([Self.worker] + ready.frames(key: ClusterKey.random()), now: Self.t0)).isEmpty)
+        let heartbeat = WireMessage.heartbeat(Self.identity, jobs: [])
+        #expect(Self.withoutLogs(machine.receive([Self.worker, heartbeat.encoded()], now: Self.t0)).isEmpty)
+        #expect(machine.progress.dropped.forged == 5)
+        // Nor is it known: it does not hear `alive`.
+        #expect(!machine.tick(now: Self.t0).contains(.send(to: Self.worker, .alive)))
+        let jobs = Self.dispatched(machine.receive([Self.worker] + ready.frames(key: key), now: Self.t0))
         #expect(jobs.map(\.id) == [0, 1, 2])
         #expect(jobs.allSatisfy { $0.lease == key.lease(for: $0) && $0.lease != 0 })
         // A forged acknowledgement settles nothing; the sink's own does.

@@ -37,15 +37,17 @@ import GridlockWire
     @Test("the coordinator logs a refused frame with its peer and counts it by reason")
     func coordinatorLogsRefusals() {
         var configuration = CoordinatorMachine.Configuration(batch: "b", identity: WorkerIdentity(host: "c", pid: 0))
-        configuration.key = ClusterKey.random()
+        let key = ClusterKey.random()
+        configuration.key = key
         var machine = CoordinatorMachine(configuration: configuration)
         let forged = machine.receive([Array("mallory".utf8), WireMessage.sinkHello.encoded()], now: Self.t0)
         #expect(forged == [.log("refused a forged frame (sinkHello without the key's tag: a sink without this --key-file, or an impostor) from peer mallory")])
         let junk = machine.receive([[7], [0x47, 0x4C]], now: Self.t0)
         #expect(junk == [.log("refused a malformed frame (frame ends early) from peer 0x07")])
         #expect(machine.progress.dropped.forged == 1 && machine.progress.dropped.malformed == 1)
-        // The table's first row: a heartbeat naming job -1 is refused, named, and nothing else.
-        let negative = machine.receive([[8], WireMessage.heartbeat(WorkerIdentity(host: "w", pid: 1), jobs: [3, -1]).encoded()], now: Self.t0)
+        // The table's first row: a heartbeat naming job -1 is refused, named, and nothing else,
+        // even from a worker holding the key.
+        let negative = machine.receive([[8]] + WireMessage.heartbeat(WorkerIdentity(host: "w", pid: 1), jobs: [3, -1]).frames(key: key), now: Self.t0)
         #expect(negative == [.log("refused a malformed frame (heartbeat listing job -1) from peer 0x08")])
         #expect(machine.progress.dropped.malformed == 2)
     }

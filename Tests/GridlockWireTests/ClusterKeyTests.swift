@@ -46,13 +46,17 @@ import Testing
         #expect(result.lease != ClusterKey.random().lease(answering: result))
     }
 
-    @Test("with a key, the sink's and the coordinator's words travel with their tag; others do not")
+    @Test("with a key, the sink's, the coordinator's and a worker's words travel with their tag; jobs, results and the rest do not")
     func tagFrames() {
         let key = ClusterKey.random()
         let frames = WireMessage.stored(batch: "b", jobs: []).frames(key: key)
         #expect(frames.count == 2 && key.verifies(frames[0], tagFrame: frames[1]))
         #expect(!ClusterKey.random().verifies(frames[0], tagFrame: frames[1]))
         #expect(WireMessage.forget(batch: "b", from: 0).frames(key: key).count == 2)
+        #expect(WireMessage.ready(WorkerIdentity(host: "h", pid: 1), credit: 2).frames(key: key).count == 2)
+        #expect(WireMessage.heartbeat(WorkerIdentity(host: "h", pid: 1), jobs: [3]).frames(key: key).count == 2)
+        #expect(WireMessage.jobs([]).frames(key: key).count == 1)
+        #expect(WireMessage.results([]).frames(key: key).count == 1)
         #expect(WireMessage.drained.frames(key: key).count == 1)
         #expect(WireMessage.stored(batch: "b", jobs: []).frames(key: nil).count == 1)
     }
