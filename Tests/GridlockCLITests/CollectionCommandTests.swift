@@ -37,6 +37,20 @@ struct CollectionCommandTests {
         #expect(path.status == 64 && path.stderr.contains("no such file: docs/main"))
     }
 
+    @Test("a word or random text read as tilt is refused, not solved in 0 moves: a colour of one block, or no colour at all")
+    func implausibleTiltIsRefused() throws {
+        let hello = try GridlockBinary.run(["solve", "hello", "--kind", "tilt"])
+        #expect(hello.status == 1 && hello.stdout.contains("colour 'h' has one block: a colour needs two or more to join"), "\(hello.stdout)")
+        let plain = try GridlockBinary.run(["solve", "..*/*.#", "--kind", "tilt"])
+        #expect(plain.status == 1 && plain.stdout.contains("no coloured block"), "\(plain.stdout)")
+        // Text of the shape random printable bytes make: detected as tilt, and refused.
+        let garbage = try GridlockBinary.run(["solve", ".z/y#"])
+        #expect(garbage.status == 1 && garbage.stdout.contains("line 1, column 2: colour 'z' has one block"), "\(garbage.stdout)")
+        // A real board still solves.
+        let board = try GridlockBinary.run(["solve", "a.a/.../..."])
+        #expect(board.status == 0, "\(board.stderr)")
+    }
+
     @Test("numbers out of range are clear errors, never a trap: options exit 64, a tile too big for an Int is an invalid line")
     func numbersOutOfRange() throws {
         for arguments in [

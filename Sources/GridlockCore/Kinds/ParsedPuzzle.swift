@@ -22,7 +22,7 @@ public struct ParsedPuzzle: Sendable {
         case .rushhour: ParsedPuzzle(try RushHourPuzzle.parse(record))
         case .sudoku: ParsedPuzzle(try SudokuPuzzle.parse(record))
         case .tiles: ParsedPuzzle(try TilePuzzle.parse(record, options: tileOptions))
-        case .tilt: ParsedPuzzle(try TiltPuzzle.parse(record))
+        case .tilt: ParsedPuzzle(try TiltPuzzle.parse(record, asPuzzle: true))
         }
     }
 

@@ -30,21 +30,24 @@ extension TiltPuzzle {
             && text.contains { $0 == "*" || ($0.isLowercase && $0 != "o" && $0 != "x") }
     }
 
-    public static func parse(_ record: PuzzleRecord) throws(PuzzleInputError) -> TiltPuzzle {
+    /// Reads a board. `asPuzzle`: the board is someone's puzzle (a file's record, an argument),
+    /// so it must be one: every colour has blocks to join. The rules' own tests build boards
+    /// with lone blocks, which only a puzzle need not have.
+    public static func parse(_ record: PuzzleRecord, asPuzzle: Bool = false) throws(PuzzleInputError) -> TiltPuzzle {
         let first = record.lines[0]
         let trimmed = first.text.trimmingWhitespace
-        if record.lines.count == 1, trimmed.hasPrefix("{") { return try parseJSON(String(trimmed), lineNumber: first.number) }
+        if record.lines.count == 1, trimmed.hasPrefix("{") { return try parseJSON(String(trimmed), lineNumber: first.number, asPuzzle: asPuzzle) }
         if record.lines.count == 1 {
             let token = trimmed.prefix { $0 != " " && $0 != "\t" }
             let label = trimmed.dropFirst(token.count).trimmingWhitespace
             let rows = token.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             let indent = first.text.prefix { $0 == " " || $0 == "\t" }.count
-            return try build(rows: rows, label: label.isEmpty ? nil : String(label)) { row, column in
+            return try build(rows: rows, label: label.isEmpty ? nil : String(label), asPuzzle: asPuzzle) { row, column in
                 TextLocation(line: first.number, column: indent + rows[..<row].reduce(0) { $0 + $1.count + 1 } + column + 1)
             }
         }
         let rows = record.lines.map { String($0.text.trimmingWhitespace) }
-        return try build(rows: rows, label: nil) { row, column in TextLocation(line: record.lines[row].number, column: column + 1) }
+        return try build(rows: rows, label: nil, asPuzzle: asPuzzle) { row, column in TextLocation(line: record.lines[row].number, column: column + 1) }
     }
 
     public static func parse(_ text: String) throws(PuzzleInputError) -> TiltPuzzle {
@@ -57,17 +60,19 @@ extension TiltPuzzle {
         var label: String?
     }
 
-    static func parseJSON(_ text: String, lineNumber: Int) throws(PuzzleInputError) -> TiltPuzzle {
+    static func parseJSON(_ text: String, lineNumber: Int, asPuzzle: Bool) throws(PuzzleInputError) -> TiltPuzzle {
         let form: JSONForm
         do {
             form = try JSONDecoder().decode(JSONForm.self, from: Data(text.utf8))
         } catch {
             throw PuzzleInputError(code: "bad-json", message: "not a tilt JSON object: \(JSONErrorText.describe(error))", location: TextLocation(line: lineNumber))
         }
-        return try build(rows: form.rows, label: form.label) { _, _ in TextLocation(line: lineNumber) }
+        return try build(rows: form.rows, label: form.label, asPuzzle: asPuzzle) { _, _ in TextLocation(line: lineNumber) }
     }
 
-    static func build(rows: [String], label: String?, locate: (Int, Int) -> TextLocation) throws(PuzzleInputError) -> TiltPuzzle {
+    static func build(
+        rows: [String], label: String?, asPuzzle: Bool, locate: (Int, Int) -> TextLocation
+    ) throws(PuzzleInputError) -> TiltPuzzle {
         guard let width = rows.first?.count, width >= 1 else {
             throw PuzzleInputError(code: "empty", message: "no rows", location: locate(0, 0))
         }
@@ -101,6 +106,27 @@ extension TiltPuzzle {
                 }
             }
         }
+        if asPuzzle { try checkColours(names, colours, width: width, locate: locate) }
         return TiltPuzzle(width: width, height: rows.count, walls: walls, colourNames: names, start: TiltState(colours: colours, plain: plain), label: label)
+    }
+
+    /// A colour is there to be joined: with one block it is a plain block named as a colour,
+    /// and a board without colours is solved before it starts. Both are what random text and
+    /// mistyped words make (`hello` is four colours, three of them alone), so a puzzle with
+    /// either is refused, not "solved in 0 moves". `generate tilt` deals two or more a colour.
+    static func checkColours(
+        _ names: [Character], _ colours: [UInt64], width: Int, locate: (Int, Int) -> TextLocation
+    ) throws(PuzzleInputError) {
+        guard !names.isEmpty else {
+            throw PuzzleInputError(
+                code: "no-colour", message: "no coloured block: a tilt puzzle joins the blocks of each colour (a letter), and this board has none",
+                location: locate(0, 0))
+        }
+        if let lone = colours.firstIndex(where: { $0.nonzeroBitCount == 1 }) {
+            let cell = colours[lone].trailingZeroBitCount
+            throw PuzzleInputError(
+                code: "lone-colour", message: "colour '\(names[lone])' has one block: a colour needs two or more to join (* is a plain block)",
+                location: locate(cell / width, cell % width))
+        }
     }
 }
