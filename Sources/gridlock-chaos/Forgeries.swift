@@ -88,10 +88,12 @@ struct Hoard: ParsableCommand {
                 if frames.count == 1, case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) { held += jobs.count }
             }
             usleep(100_000)
+            // Said every round: the suite may end this peer once the batch is over.
+            print("hoard: \(held) jobs taken and never answered")
+            fflush(nil)
         }
         socket.close()
         context.terminate()
-        print("hoard: \(held) jobs taken and never answered")
     }
 }
 

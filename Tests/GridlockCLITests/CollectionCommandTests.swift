@@ -37,7 +37,7 @@ struct CollectionCommandTests {
         #expect(path.status == 64 && path.stderr.contains("no such file: docs/main"))
     }
 
-    @Test("a word or random text read as tilt is refused, not solved in 0 moves: a colour of one block, or no colour at all")
+    @Test("a word or random text is refused, not solved in 0 moves: a tilt colour of one block, no colour, a solved tilt board, a one-row Rush Hour board")
     func implausibleTiltIsRefused() throws {
         let hello = try GridlockBinary.run(["solve", "hello", "--kind", "tilt"])
         #expect(hello.status == 1 && hello.stdout.contains("colour 'h' has one block: a colour needs two or more to join"), "\(hello.stdout)")
@@ -46,6 +46,11 @@ struct CollectionCommandTests {
         // Text of the shape random printable bytes make: detected as tilt, and refused.
         let garbage = try GridlockBinary.run(["solve", ".z/y#"])
         #expect(garbage.status == 1 && garbage.stdout.contains("line 1, column 2: colour 'z' has one block"), "\(garbage.stdout)")
+        // Stray tokens that were answered before: a one-row Rush Hour "board", a solved tilt one.
+        let row = try GridlockBinary.run(["solve", "AA"])
+        #expect(row.status == 1 && row.stdout.contains("the board is 2x1; boards are 2x2 up to 8x8"), "\(row.stdout)")
+        let solved = try GridlockBinary.run(["solve", "a/a"])
+        #expect(solved.status == 1 && solved.stdout.contains("every colour is one unit already"), "\(solved.stdout)")
         // A real board still solves.
         let board = try GridlockBinary.run(["solve", "a.a/.../..."])
         #expect(board.status == 0, "\(board.stderr)")

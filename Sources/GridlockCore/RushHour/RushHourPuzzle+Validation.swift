@@ -17,10 +17,13 @@ extension RushHourPuzzle {
         blocks: [RushHourBlock],
         locate: (BoardCell) -> TextLocation? = { _ in nil }
     ) throws(PuzzleInputError) -> RushHourPuzzle {
-        guard (1...maximumSide).contains(width), (1...maximumSide).contains(height) else {
+        // At least 2x2: on a board of one row or one column no block can leave the prisoner's
+        // way, so every such board is solved before it starts or never. Such "boards" are what
+        // a stray word (`AA`) makes of random text, and answering them would be nonsense.
+        guard (2...maximumSide).contains(width), (2...maximumSide).contains(height) else {
             throw PuzzleInputError(
                 code: "board-size",
-                message: "the board is \(width)x\(height); boards are 1x1 up to \(maximumSide)x\(maximumSide)")
+                message: "the board is \(width)x\(height); boards are 2x2 up to \(maximumSide)x\(maximumSide)")
         }
         try checkNames(blocks, locate: locate)
         var owner = [Character?](repeating: nil, count: width * height)

@@ -107,7 +107,16 @@ extension TiltPuzzle {
             }
         }
         if asPuzzle { try checkColours(names, colours, width: width, locate: locate) }
-        return TiltPuzzle(width: width, height: rows.count, walls: walls, colourNames: names, start: TiltState(colours: colours, plain: plain), label: label)
+        let puzzle = TiltPuzzle(
+            width: width, height: rows.count, walls: walls, colourNames: names, start: TiltState(colours: colours, plain: plain), label: label)
+        // Every colour one unit already: there is nothing to solve (`a/a`, a stray token of
+        // random text, would be "solved in 0 moves"). `generate tilt` never makes one.
+        if asPuzzle, puzzle.isSolved(puzzle.start) {
+            throw PuzzleInputError(
+                code: "already-solved", message: "every colour is one unit already: the board is solved before any tilt, so it is no puzzle",
+                location: locate(0, 0))
+        }
+        return puzzle
     }
 
     /// A colour is there to be joined: with one block it is a plain block named as a colour,
