@@ -11,7 +11,9 @@ import GridlockCore
 import GridlockWire
 
 public enum JobRunner {
-    public static func run(_ job: Job, worker: WorkerIdentity, meter: PeakMemoryMeter) -> JobResult {
+    public static func run(
+        _ job: Job, worker: WorkerIdentity, meter: PeakMemoryMeter, memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes
+    ) -> JobResult {
         var result = JobResult(answering: job, worker: worker, status: .failed)
         let kind = job.kind
         guard kind.runs(job.solver) else {
@@ -36,7 +38,7 @@ public enum JobRunner {
         }
         result.expectedMoves = puzzle.expectedMoves
         let deadline = job.timeoutSeconds.map { start.advanced(by: .seconds($0)) }
-        let options = SolveOptions(maxStates: job.maxStates) {
+        let options = SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes) {
             deadline.map { ContinuousClock().now >= $0 } ?? false
         }
         if job.solver == PuzzleKind.analysisJob {
@@ -51,6 +53,9 @@ public enum JobRunner {
         result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
         result.peakRSSBytes = meter.highWaterMarkBytes()
         result.status = JobStatus(solved.status)
+        if let reason = solved.cutoffReason, solved.status == .cutoff {
+            result.error = "cut off (\(reason.rawValue)) after \(solved.statistics.statesStored) states"
+        }
         result.moves = solved.moves
         // A position-answered puzzle (Sudoku) sends its solved position as the one entry.
         result.solution = solved.solvedPosition ?? solved.solution.map(\.text).joined(separator: ", ")

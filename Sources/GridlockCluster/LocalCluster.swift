@@ -36,8 +36,9 @@ public enum LocalCluster {
         let key = ClusterKey.random()
         var keyFile: String { "\(directory)/key" }
 
-        /// Starts `count` processes of `executable` (run as `executable worker ...`).
-        public init(_ count: Int, executable: String = WorkerSupervisor.currentExecutable) throws {
+        /// Starts `count` processes of `executable` (run as `executable worker ...`), each
+        /// given `memoryBudget` (GiB, as the worker's flag reads it) for its jobs if set.
+        public init(_ count: Int, executable: String = WorkerSupervisor.currentExecutable, memoryBudget: String? = nil) throws {
             Self.removeAbandonedDirectories()
             var template = Array("/tmp/gridlock-\(getpid())-XXXXXX".utf8CString)
             guard let created = mkdtemp(&template) else {
@@ -49,7 +50,7 @@ public enum LocalCluster {
                 arguments: [
                     "worker", "--coordinator", "ipc://\(directory)/jobs", "--sink", "ipc://\(directory)/results", "--key-file",
                     "\(directory)/key", "--exit-when-drained",
-                ],
+                ] + (memoryBudget.map { ["--memory-budget", $0] } ?? []),
                 replaceCleanExits: true)
             do {
                 try ClusterKeyFile.create(key, at: keyFile)

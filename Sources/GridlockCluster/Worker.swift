@@ -14,6 +14,7 @@
 // restarted coordinator learns it exists.
 
 import Foundation
+import GridlockCore
 import GridlockWire
 import ZeroMQ
 
@@ -35,6 +36,8 @@ public enum Worker {
         /// The cluster's key: a keyed coordinator hands jobs only to a worker whose asks carry
         /// its tag (ClusterKey.swift).
         public var key: ClusterKey?
+        /// What each job's search may hold (SolveOptions.memoryBudgetBytes).
+        public var memoryBudgetBytes = SolveOptions.defaultMemoryBudgetBytes
 
         public init(coordinator: String, sink: String, identity: WorkerIdentity, exitWhenDrained: Bool) {
             self.coordinator = coordinator
@@ -68,7 +71,9 @@ public enum Worker {
         try sink.set(.reconnectIntervalMilliseconds(100))
         try sink.connect(configuration.sink)
         let queue = WorkerQueue(wake: try WakeSignal(), maximumWindow: configuration.maximumWindow)
-        let solverThread = Thread { runSolver(queue, identity: configuration.identity, meter: meter) }
+        let solverThread = Thread {
+            runSolver(queue, identity: configuration.identity, meter: meter, memoryBudgetBytes: configuration.memoryBudgetBytes)
+        }
         solverThread.start()
         defer {
             queue.stop()
@@ -141,11 +146,11 @@ public enum Worker {
     }
 
     /// The solver thread: solves queued jobs in order until the queue stops.
-    private static func runSolver(_ queue: WorkerQueue, identity: WorkerIdentity, meter: PeakMemoryMeter) {
+    private static func runSolver(_ queue: WorkerQueue, identity: WorkerIdentity, meter: PeakMemoryMeter, memoryBudgetBytes: Int) {
         let clock = ContinuousClock()
         while let job = queue.next() {
             let start = clock.now
-            let result = JobRunner.run(job, worker: identity, meter: meter)
+            let result = JobRunner.run(job, worker: identity, meter: meter, memoryBudgetBytes: memoryBudgetBytes)
             queue.finished(result, seconds: Double(seconds: start.duration(to: clock.now)))
         }
     }

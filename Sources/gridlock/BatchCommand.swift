@@ -46,6 +46,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Worker processes to start (default: one per core).")
     var workers = ProcessInfo.processInfo.activeProcessorCount
 
+    /// The budget of all the workers together: each worker's jobs get an equal share.
+    @OptionGroup var memoryBudget: MemoryBudgetOption
+
     @Option(help: "The SQLite results file (default: gridlock-results.sqlite in the working directory).")
     var db = "gridlock-results.sqlite"
 
@@ -74,7 +77,7 @@ struct BatchCommand: ParsableCommand {
         let store: ResultStore
         do {
             // The workers first, while this process is small (LocalCluster.swift says why).
-            let pool = try LocalCluster.Workers(workers)
+            let pool = try LocalCluster.Workers(workers, memoryBudget: memoryBudget.share(of: workers))
             do {
                 store = try ResultStore(path: db)
                 try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0))

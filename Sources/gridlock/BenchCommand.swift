@@ -30,6 +30,8 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup var reading: PuzzleReadOptions
 
+    @OptionGroup var memoryBudget: MemoryBudgetOption
+
     @Option(help: "Use every k-th puzzle only (a spread sample of a large file).")
     var every = 1
 
@@ -65,10 +67,11 @@ struct BenchCommand: ParsableCommand {
         let solvers = solver.map(SolverList.names)
             ?? (reading.puzzleKind ?? PuzzleKind.detect(first)).solverNames
 
+        let options = SolveOptions(memoryBudgetBytes: memoryBudget.bytes)
         let clock = ContinuousClock()
         for record in lines.prefix(warmup) {
             for solver in solvers {
-                _ = (try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions))?.solve(with: solver, options: SolveOptions())
+                _ = (try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions))?.solve(with: solver, options: options)
             }
         }
         var summaries = solvers.map { BenchmarkSummary(solver: $0) }
@@ -82,7 +85,7 @@ struct BenchCommand: ParsableCommand {
                 for (position, solver) in solvers.enumerated() {
                     let start = clock.now
                     guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions),
-                          let result = puzzle.solve(with: solver, options: SolveOptions())
+                          let result = puzzle.solve(with: solver, options: options)
                     else {
                         invalid += position == 0 && pass == 0 ? 1 : 0
                         continue

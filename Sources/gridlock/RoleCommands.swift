@@ -38,6 +38,9 @@ struct WorkerCommand: ParsableCommand {
 
     @OptionGroup var key: KeyOptions
 
+    /// The budget of all --processes together: each process's jobs get an equal share.
+    @OptionGroup var memoryBudget: MemoryBudgetOption
+
     @Option(help: "Exit after hearing nothing from the coordinator for this many seconds; it says it is there every second (config: worker.coordinator_silence_s; default 120; 0: never).")
     var coordinatorSilenceLimit: Double?
 
@@ -56,7 +59,10 @@ struct WorkerCommand: ParsableCommand {
         // death; a pool's processes do not repeat its warning.
         let clusterKey = try key.load(file, role: "worker", warn: !WorkerSupervisor.isSupervised)
         guard processes == 1 else {
-            var flags = ["worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)"]
+            var flags = [
+                "worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)", "--memory-budget",
+                memoryBudget.share(of: processes),
+            ]
             if let coordinatorSilenceLimit { flags += ["--coordinator-silence-limit", "\(coordinatorSilenceLimit)"] }
             if let path = config.config { flags += ["--config", path] }
             if let path = key.keyFile { flags += ["--key-file", path] }
@@ -81,6 +87,7 @@ struct WorkerCommand: ParsableCommand {
         var configuration = Worker.Configuration(
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)
         configuration.key = clusterKey
+        configuration.memoryBudgetBytes = memoryBudget.bytes
         configuration.maximumWindow = window
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s") {

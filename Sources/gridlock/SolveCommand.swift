@@ -52,8 +52,7 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "Stop a search (status cutoff) after this many seconds.")
     var timeout: Double?
 
-    @Option(help: "Stop a search that stores states (status cutoff, reason memory-budget) before its tables pass this many GiB, instead of swapping.")
-    var memoryBudget: Double = Double(SolveOptions.defaultMemoryBudgetBytes) / Double(1 << 30)
+    @OptionGroup var memoryBudget: MemoryBudgetOption
 
     @Option(help: "Sudoku: count solutions up to this many (2 proves a puzzle unique); reported as 'solutions'.")
     var count: Int?
@@ -84,10 +83,6 @@ struct SolveCommand: ParsableCommand {
             guard SolverList.names(solver).count == 1 else { throw ValidationError("--solver takes one solver here; `gridlock bench` compares several") }
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
-        // Checked before any conversion: 1e10 GiB in bytes is past Int.max, and inf or nan past everything.
-        guard memoryBudget > 0, memoryBudget <= 1_048_576 else {
-            throw ValidationError("--memory-budget must be a number of GiB above 0 and at most 1048576 (it was \(memoryBudget))")
-        }
         if let maxSteps, maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
         if let timeout, !(timeout > 0 && timeout <= 1e9) {
@@ -142,7 +137,7 @@ struct SolveCommand: ParsableCommand {
         let deadline = timeout.map { clock.now.advanced(by: .seconds($0)) }
         let options = SolveOptions(
             maxStates: maxStates, exploreWholeCluster: full, solutionLimit: count ?? 1, maxSteps: maxSteps,
-            memoryBudgetBytes: Int(memoryBudget * Double(1 << 30))
+            memoryBudgetBytes: memoryBudget.bytes
         ) {
             deadline.map { ContinuousClock().now >= $0 } ?? false
         }

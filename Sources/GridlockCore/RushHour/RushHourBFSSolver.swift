@@ -53,6 +53,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
                     if expanded % SolveOptions.cancellationInterval == 0 {
                         if options.isCancelled() { cutoff = .cancelled; break levelLoop }
                         if search.entries.count > options.maxStates { cutoff = .maxStates; break levelLoop }
+                        if options.overBudget(search.bytesHeld(afterAdding: SolveOptions.growthMargin)) { cutoff = .memoryBudget; break levelLoop }
                     }
                     expanded &+= 1
                     let entry = search.entries[position]
@@ -163,6 +164,11 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
 
     /// Once a level is expanded, keeps in the window only the states from `start` on: that
     /// level and the one just generated, the only ones the next level's successors can meet.
+    /// The bytes the entry array and the window hold once `adding` more states are stored.
+    func bytesHeld(afterAdding adding: Int) -> Int {
+        entries.bytesHeld(afterAdding: adding) + window.bytesHeld(afterAdding: adding)
+    }
+
     mutating func slideWindow(keepingFrom start: Int) {
         peakWindowBytes = max(peakWindowBytes, window.memoryBytes)
         window.removeAll(reservingFor: entries.count - start)

@@ -67,6 +67,10 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
                     if expanded % SolveOptions.cancellationInterval == 0 {
                         if options.isCancelled() { cutoff = .cancelled; break layers }
                         if search.storedStates > options.maxStates { cutoff = .maxStates; break layers }
+                        let margin = SolveOptions.growthMargin
+                        let held = search.forward.table.bytesHeld(afterAdding: margin) + search.backward.table.bytesHeld(afterAdding: margin)
+                            + search.next.bytesHeld(afterAdding: margin) + (frontiers.0.capacity + frontiers.1.capacity) * 8
+                        if options.overBudget(held) { cutoff = .memoryBudget; break layers }
                     }
                     expanded &+= 1
                     search.comingFrom(RushHourGeometry.tag(of: entry))

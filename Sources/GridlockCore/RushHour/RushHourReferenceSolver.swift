@@ -84,6 +84,8 @@ public struct RushHourReferenceSolver: PuzzleSolver {
                     if options.isCancelled() { cutoff = .cancelled; break }
                     if lookupMoveForBoard.count > options.maxStates { cutoff = .maxStates; break }
                 }
+                // At every expansion: this solver is slow enough for it, and its boards big.
+                if options.overBudget(bytesHeld(afterAdding: SolveOptions.successorsAtMost)) { cutoff = .memoryBudget; break }
                 let (currentBoard, level) = q[head]
                 head += 1
                 currentLevel = level
@@ -187,6 +189,15 @@ public struct RushHourReferenceSolver: PuzzleSolver {
         }
 
         /// A rough count: each stored board is a Set of blocks plus a dictionary entry.
+        /// The table and the queue once `adding` more boards are stored: each board a heap
+        /// array of its blocks, held once as the table's key and once in the queue.
+        func bytesHeld(afterAdding adding: Int) -> Int {
+            let boardBytes = MemoryLayout<Block>.stride * puzzle.blocks.count + 32
+            let entry = MemoryLayout<Board>.stride + MemoryLayout<Move>.stride
+            return lookupMoveForBoard.bytesHeld(afterAdding: adding, bytesPerEntry: entry) + q.bytesHeld(afterAdding: adding)
+                + (lookupMoveForBoard.count + adding) * boardBytes
+        }
+
         var estimatedBytes: Int {
             let blockBytes = MemoryLayout<Block>.stride * puzzle.blocks.count
             let boardBytes = blockBytes * 2 + 32 + MemoryLayout<Move>.stride + 16

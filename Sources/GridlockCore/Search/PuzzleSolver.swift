@@ -13,12 +13,13 @@ public struct SolveOptions: Sendable {
     /// A depth-first search stops with `cutoff` after this many search nodes (SudokuAI's
     /// "No Solution" after 2,000 steps); nil for no cap.
     public var maxSteps: Int?
-    /// Searches that store states (tile `bidirectional`) stop with `cutoff`, reason
-    /// `memory-budget`, before their tables would pass this many bytes.
+    /// Searches that store states stop with `cutoff`, reason `memory-budget`, before their
+    /// tables would pass this many bytes (MemoryBudget.swift).
     public var memoryBudgetBytes: Int
     public var isCancelled: @Sendable () -> Bool
 
-    public static let defaultMemoryBudgetBytes = 8 << 30
+    /// A quarter of the machine's memory.
+    public static let defaultMemoryBudgetBytes = quarterOfPhysicalMemory
 
     public static let defaultMaxStates = 50_000_000
 

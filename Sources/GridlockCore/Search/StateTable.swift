@@ -47,6 +47,12 @@ public struct StateTable: ~Copyable {
     /// Bytes allocated for slots.
     public var memoryBytes: Int { slotCount * 8 }
 
+    /// The bytes held once `adding` more states are inserted: when that passes the growth
+    /// threshold, the old slots and the new ones (1.5x) together, during the copy.
+    public func bytesHeld(afterAdding adding: Int) -> Int {
+        count + adding > growthThreshold ? memoryBytes + max(memoryBytes * 3 / 2, (count + adding) * 10) : memoryBytes
+    }
+
     /// Empties the table, sized so that `count` states fill a third of it: reused when it
     /// is big enough and not much bigger, reallocated otherwise (clearing costs as much as the
     /// slots it touches).

@@ -24,6 +24,13 @@ public struct TiltBFSSolver: PuzzleSolver {
             for position in layerStart..<layerEnd where goal == nil {
                 if states.count > options.maxStates { cutoff = .maxStates; break }
                 if position % SolveOptions.cancellationInterval == 0, options.isCancelled() { cutoff = .cancelled; break }
+                // At every expansion, with room for its 4 tilts. Each state: its slot in the
+                // states array, the parents array and the index, and its own heap array of
+                // colour boards.
+                let held = states.bytesHeld(afterAdding: 4) + parents.bytesHeld(afterAdding: 4)
+                    + index.bytesHeld(afterAdding: 4, bytesPerEntry: MemoryLayout<TiltState>.stride + 8)
+                    + (states.count + 4) * (32 + 8 * puzzle.colourNames.count)
+                if options.overBudget(held) { cutoff = .memoryBudget; break }
                 for direction in TiltDirection.allCases {
                     guard let next = puzzle.tilted(states[position], direction) else { continue }
                     statistics.countExamined(atLevel: depth)

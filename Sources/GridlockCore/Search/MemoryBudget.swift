@@ -1,0 +1,49 @@
+// What a search's tables will hold once they next grow, so a search stops *before* it passes
+// its memory budget (`SolveOptions.memoryBudgetBytes`), not after: a table grows by allocating a
+// bigger buffer and copying, so for a moment it holds both. Searches check this where they
+// check their state limit (every `SolveOptions.cancellationInterval` expansions), with room
+// for the states those expansions can add (`growthMargin`); the slower solvers check at every
+// expansion, with room for one. A budget of a few MiB may so stop a fast search at its start.
+
+import Foundation
+
+extension SolveOptions {
+    /// A quarter of this machine's memory: a default that leaves room for the rest of the
+    /// machine, and for other solves beside this one.
+    public static let quarterOfPhysicalMemory: Int = {
+        let bytes = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        return bytes > 0 ? bytes / 4 : 1 << 30
+    }()
+
+    /// States one expansion can add, at most: a Rush Hour state has at most 18 blocks of 7
+    /// slides (a tilt state 4 tilts).
+    public static let successorsAtMost = 128
+
+    /// States the `cancellationInterval` expansions between two checks can add, at most.
+    public static let growthMargin = cancellationInterval * successorsAtMost
+
+    /// Whether tables that will hold `bytes` once they next grow pass the budget.
+    public func overBudget(_ bytes: Int) -> Bool { bytes > memoryBudgetBytes }
+}
+
+extension Array {
+    /// The bytes this array's buffer holds once `adding` more elements are appended: the
+    /// buffer, and when that reallocates it, the old and the new one together (the new one at
+    /// least twice the old).
+    public func bytesHeld(afterAdding adding: Int) -> Int {
+        let stride = MemoryLayout<Element>.stride
+        guard count + adding > capacity else { return capacity * stride }
+        return (capacity + Swift.max(2 * capacity, count + adding)) * stride
+    }
+}
+
+extension Dictionary {
+    /// As `Array.bytesHeld(afterAdding:)`, for a dictionary's storage (its keys and values; the
+    /// bitmap of occupied buckets is a bit a bucket). Swift doubles the buckets when the next
+    /// insert would pass three quarters of them.
+    public func bytesHeld(afterAdding adding: Int, bytesPerEntry: Int) -> Int {
+        let buckets = Swift.max(1, capacity * 4 / 3)
+        guard count + adding > capacity else { return buckets * bytesPerEntry }
+        return (buckets + Swift.max(2 * buckets, (count + adding) * 4 / 3)) * bytesPerEntry
+    }
+}

@@ -1,0 +1,34 @@
+// `--memory-budget` from the command line to the search: `solve` stops at it, and `batch` hands
+// each worker its share, so a job stops there too and says why in its row.
+
+import Foundation
+import Testing
+
+@Suite("Memory budget commands")
+struct MemoryBudgetCommandTests {
+    /// A tilt board whose search holds 177,272 states (about 45 MB) to reach its goal.
+    static let tilt = "ab*cd*ef/*.*.*.*./gh*ab*cd/*.*.*.*./ef*gh*.*"
+
+    @Test("solve stops at --memory-budget with status cutoff, reason memory-budget, and the states reached; exit 2")
+    func solveStops() throws {
+        let cut = try GridlockBinary.run(["solve", Self.tilt, "--memory-budget", "0.004"])
+        #expect(cut.status == 2, "\(cut.stderr)")
+        #expect(cut.stdout.contains("cut off (memory-budget) after"), "\(cut.stdout)")
+        let refused = try GridlockBinary.run(["bench", "data/samples/unblockme.txt", "--memory-budget", "inf"])
+        #expect(refused.status == 64 && refused.stderr.contains("--memory-budget must be a number of GiB"))
+    }
+
+    @Test("batch gives its workers a share of --memory-budget: the job is cut off there, its row saying why")
+    func batchSharesTheBudget() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let input = directory.appendingPathComponent("tilt.txt")
+        try (Self.tilt + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("results.sqlite").path
+        // 8 MiB for two workers: 4 MiB each, as in `solve` above.
+        let batch = try GridlockBinary.run(["batch", input.path, "--workers", "2", "--memory-budget", "0.008", "--db", database])
+        #expect(batch.status == 2, "\(batch.stderr)")
+        let rows = try BatchCommandTests.export(database)
+        #expect(rows[0]?["status"] as? String == "cutoff")
+        #expect((rows[0]?["error"] as? String)?.hasPrefix("cut off (memory-budget) after") == true, "\(rows)")
+    }
+}

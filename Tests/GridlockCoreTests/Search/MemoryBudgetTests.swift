@@ -1,0 +1,77 @@
+// The memory budget: every solver that stores states stops with `cutoff`, reason
+// `memory-budget`, before its tables would pass it, saying how many states it reached; with
+// room, the same solve completes. The budgets below were chosen between where each search
+// starts and where it ends (a search checks with room for the states its next expansions may
+// add, so a budget under its first tables stops it at once).
+
+import GridlockCore
+import Testing
+
+@Suite("Memory budget")
+struct MemoryBudgetTests {
+    /// 27 moves, a cluster of 147,355 states (rush_18k.txt).
+    static let deep = try! RushHourPuzzle.parse("HBBKooHooKCCoIAALMoIDDLMEEJooNxoJGGN")
+    static let mebibyte = 1 << 20
+
+    static func options(_ budget: Int, wholeCluster: Bool = false) -> SolveOptions {
+        SolveOptions(exploreWholeCluster: wholeCluster, memoryBudgetBytes: budget)
+    }
+
+    @Test("bfs: a budget under its first tables stops it at once; one under the cluster stops the exploration; room completes it")
+    func bfs() {
+        let start = RushHourBFSSolver().solve(Self.deep, options: Self.options(Self.mebibyte))
+        #expect(start.status == .cutoff && start.cutoffReason == .memoryBudget)
+        #expect(start.statistics.statesStored >= 1)
+        let partial = RushHourBFSSolver().solve(Self.deep, options: Self.options(3 * Self.mebibyte, wholeCluster: true))
+        // The goal was found before the budget stopped the exploration: solved, no cluster size.
+        #expect(partial.status == .solved && partial.moves == 27 && partial.cluster == nil)
+        #expect(partial.statistics.statesStored < 147_355)
+        #expect(partial.statistics.memoryBytes <= 3 * Self.mebibyte)
+        let whole = RushHourBFSSolver().solve(Self.deep, options: Self.options(64 * Self.mebibyte, wholeCluster: true))
+        #expect(whole.cluster == 147_355)
+    }
+
+    @Test("bidirectional stops at its budget mid-search, with the states it reached; with room it solves")
+    func bidirectional() {
+        let cut = RushHourBidirectionalSolver().solve(Self.deep, options: Self.options(3 * Self.mebibyte))
+        #expect(cut.status == .cutoff && cut.cutoffReason == .memoryBudget)
+        #expect(cut.statistics.statesStored > 1_000)
+        let solved = RushHourBidirectionalSolver().solve(Self.deep, options: Self.options(64 * Self.mebibyte))
+        #expect(solved.status == .solved && solved.moves == 27)
+    }
+
+    @Test("reference stops at its budget mid-search; with room it solves")
+    func reference() throws {
+        // 12 moves, about 930 boards of some 900 bytes each.
+        let puzzle = try RushHourPuzzle.parse("BBBCCKoDDDJKooAAJKEEEIooHooIooHFFFGG")
+        let cut = RushHourReferenceSolver().solve(puzzle, options: Self.options(Self.mebibyte / 2))
+        #expect(cut.status == .cutoff && cut.cutoffReason == .memoryBudget)
+        #expect(cut.statistics.statesStored > 10)
+        let solved = RushHourReferenceSolver().solve(puzzle, options: Self.options(64 * Self.mebibyte))
+        #expect(solved.status == .solved && solved.moves == 12)
+    }
+
+    @Test("tilt bfs stops at its budget mid-search, with the states it reached")
+    func tilt() throws {
+        // 177,272 states to its goal, about 250 bytes each.
+        let puzzle = try TiltPuzzle.parse("ab*cd*ef/*.*.*.*./gh*ab*cd/*.*.*.*./ef*gh*.*")
+        let cut = TiltBFSSolver().solve(puzzle, options: Self.options(4 * Self.mebibyte))
+        #expect(cut.status == .cutoff && cut.cutoffReason == .memoryBudget)
+        #expect(cut.statistics.statesStored > 1_000 && cut.statistics.statesStored < 177_272)
+    }
+
+    @Test("what a table holds once it grows: the old buffer and the new one during the copy")
+    func projections() {
+        var array: [UInt64] = []
+        array.reserveCapacity(100)
+        let capacity = array.capacity
+        #expect(array.bytesHeld(afterAdding: capacity) == capacity * 8)
+        #expect(array.bytesHeld(afterAdding: capacity + 1) == 3 * capacity * 8)
+        var table = StateTable(initialSlots: 1_000)
+        #expect(table.bytesHeld(afterAdding: 1) == table.memoryBytes)
+        let grows = table.bytesHeld(afterAdding: 900)
+        #expect(grows >= table.memoryBytes * 5 / 2)
+        _ = table.insert(1, tag: 0)
+        #expect(table.count == 1)
+    }
+}
