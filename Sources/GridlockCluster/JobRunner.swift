@@ -42,7 +42,7 @@ public enum JobRunner {
             deadline.map { ContinuousClock().now >= $0 } ?? false
         }
         if job.solver == PuzzleKind.analysisJob {
-            analyze(puzzle, job: job, into: &result)
+            analyze(puzzle, job: job, memoryBudgetBytes: memoryBudgetBytes, into: &result)
             result.seconds = Double(seconds: start.duration(to: clock.now))
             result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
             result.peakRSSBytes = meter.highWaterMarkBytes()
@@ -80,8 +80,8 @@ extension JobRunner {
     /// An analysis job: the best moves in `moves`, the reachable states in `cluster` and
     /// `examined`, the whole analysis as JSON in the solution. "solved" when a goal
     /// is reachable, "unsolvable" when not, "failed" with the reason when it cannot be analysed.
-    static func analyze(_ puzzle: ParsedPuzzle, job: Job, into result: inout JobResult) {
-        switch StateSpaceAnalysis.analyze(puzzle, maxStates: job.maxStates) {
+    static func analyze(_ puzzle: ParsedPuzzle, job: Job, memoryBudgetBytes: Int, into result: inout JobResult) {
+        switch StateSpaceAnalysis.analyze(puzzle, maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes) {
         case .success(let analysis):
             result.status = analysis.bestMoves == nil ? .unsolvable : .solved
             result.moves = analysis.bestMoves

@@ -36,6 +36,8 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Refuse positions with more reachable states than this.")
     var maxStates = 50_000_000
 
+    @OptionGroup var memoryBudget: MemoryBudgetOption
+
     @Option(help: "Output: text for people, json for one object per line.")
     var format: SolveCommand.OutputFormat = .text
 
@@ -79,7 +81,7 @@ struct AnalyzeCommand: ParsableCommand {
                 line.kind = puzzle.kind.rawValue
                 line.label = puzzle.label
                 let start = clock.now
-                switch StateSpaceAnalysis.analyze(puzzle, maxStates: maxStates) {
+                switch StateSpaceAnalysis.analyze(puzzle, maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes) {
                 case .success(let analysis):
                     line.seconds = Double(seconds: start.duration(to: clock.now))
                     line.analysis = analysis

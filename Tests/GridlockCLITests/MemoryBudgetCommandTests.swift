@@ -18,6 +18,16 @@ struct MemoryBudgetCommandTests {
         #expect(refused.status == 64 && refused.stderr.contains("--memory-budget must be a number of GiB"))
     }
 
+    @Test("analyze refuses a 15-puzzle before exploring (10^13 positions), and a cluster past --memory-budget as it explores")
+    func analyzeRefuses() throws {
+        let started = Date()
+        let fifteen = try GridlockBinary.run(["analyze", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"])
+        #expect(fifteen.status == 1 && fifteen.stdout.contains("10461394944000 states are reachable"), "\(fifteen.stdout)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        let cluster = try GridlockBinary.run(["analyze", "HBBKooHooKCCoIAALMoIDDLMEEJooNxoJGGN", "--memory-budget", "0.004"])
+        #expect(cluster.status == 1 && cluster.stdout.contains("would pass the memory budget of 4 MiB"), "\(cluster.stdout)")
+    }
+
     @Test("batch gives its workers a share of --memory-budget: the job is cut off there, its row saying why")
     func batchSharesTheBudget() throws {
         let directory = try BatchCommandTests.temporaryDirectory()

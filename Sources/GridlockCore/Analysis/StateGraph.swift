@@ -61,6 +61,13 @@ struct KeyIndexMap: ~Copyable {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: UInt64(capacity)).high)
     }
 
+    /// The bytes held once `adding` more keys are in: when that passes the growth point, the
+    /// old slots and the new (twice as many) together, during the copy.
+    func bytesHeld(afterAdding adding: Int) -> Int {
+        let bytes = capacity * MemoryLayout<Slot>.stride
+        return (count + adding) * 10 >= capacity * 7 ? bytes * 3 : bytes
+    }
+
     /// The key's number, adding it with `next` if it is new; and whether it was new.
     @inline(__always)
     mutating func index(of key: UInt64, orInsert next: Int32) -> (Int32, Bool) {
@@ -96,12 +103,41 @@ struct KeyIndexMap: ~Copyable {
     }
 }
 
+/// What an exploration may hold: states, and bytes of tables (checked, like a solver's, before
+/// the tables' next growth would pass it: MemoryBudget.swift).
+public struct ExplorationLimits: Sendable {
+    public var maxStates: Int
+    public var memoryBudgetBytes: Int
+
+    public init(maxStates: Int, memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes) {
+        self.maxStates = maxStates
+        self.memoryBudgetBytes = memoryBudgetBytes
+    }
+
+    /// Why exploring must stop with `states` found and tables that will hold `bytes` once they
+    /// next grow; nil while it may go on.
+    func refusal(states: Int, bytes: Int) -> AnalysisRefusal? {
+        if states > maxStates { return .overLimit(maxStates) }
+        if bytes > memoryBudgetBytes { return .overBudget(memoryBudgetBytes, states: states) }
+        return nil
+    }
+
+    /// Room for the states and edges the expansions between two checks may add.
+    static let margin = SolveOptions.growthMargin
+}
+
 extension StateGraph {
+    /// The bytes of a graph's arrays once `adding` more states (and their edges) are in.
+    static func bytesHeld(offsets: [Int32], targets: [Int32], goals: [Bool], depths: [Int32], keys: [UInt64], adding: Int) -> Int {
+        offsets.bytesHeld(afterAdding: adding) + targets.bytesHeld(afterAdding: adding) + goals.bytesHeld(afterAdding: adding)
+            + depths.bytesHeld(afterAdding: adding) + keys.bytesHeld(afterAdding: adding)
+    }
+
     /// Breadth-first from `start` over one-word states whose moves can all be undone;
     /// `successors` calls its sink for each.
     static func explore(
-        start: UInt64, isGoal: (UInt64) -> Bool, limit: Int, successors: (UInt64, (UInt64) -> Void) -> Void
-    ) -> StateGraph? {
+        start: UInt64, isGoal: (UInt64) -> Bool, limits: ExplorationLimits, successors: (UInt64, (UInt64) -> Void) -> Void
+    ) -> Result<StateGraph, AnalysisRefusal> {
         // Local arrays, moved into the graph at the end: appends to a stored property pay a
         // uniqueness check each, and there are millions.
         var map = KeyIndexMap()
@@ -110,7 +146,13 @@ extension StateGraph {
         _ = map.index(of: start, orInsert: 0)
         var position = 0
         while position < keys.count {
-            if keys.count > limit { return nil }
+            if position % SolveOptions.cancellationInterval == 0 {
+                let margin = ExplorationLimits.margin
+                let bytes = map.bytesHeld(afterAdding: margin)
+                    + Self.bytesHeld(offsets: offsets, targets: targets, goals: goals, depths: depths, keys: keys, adding: margin)
+                if let refusal = limits.refusal(states: keys.count, bytes: bytes) { return .failure(refusal) }
+            }
+            if keys.count > limits.maxStates { return .failure(.overLimit(limits.maxStates)) }
             let key = keys[position]
             goals.append(isGoal(key))
             let depth = depths[position] + 1
@@ -125,20 +167,25 @@ extension StateGraph {
             offsets.append(Int32(targets.count))
             position += 1
         }
-        return StateGraph(reversibleOffsets: offsets, targets: targets, goals: goals, depths: depths, keys: keys)
+        return .success(StateGraph(reversibleOffsets: offsets, targets: targets, goals: goals, depths: depths, keys: keys))
     }
 
-    /// Breadth-first from `start` over any hashable states (tilt boards).
+    /// Breadth-first from `start` over any hashable states (tilt boards); each state holds
+    /// `heapBytes` of its own besides its slots.
     static func explore<State: Hashable>(
-        start: State, isGoal: (State) -> Bool, limit: Int, successors: (State) -> [State]
-    ) -> StateGraph? {
+        start: State, isGoal: (State) -> Bool, limits: ExplorationLimits, heapBytes: Int, successors: (State) -> [State]
+    ) -> Result<StateGraph, AnalysisRefusal> {
         var graph = StateGraph()
         var index: [State: Int32] = [start: 0]
         var states = [start]
         graph.depth.append(0)
         var position = 0
         while position < states.count {
-            if states.count > limit { return nil }
+            // At every state, with room for its few successors: these states are big.
+            let bytes = index.bytesHeld(afterAdding: 4, bytesPerEntry: MemoryLayout<State>.stride + 4)
+                + states.bytesHeld(afterAdding: 4) + (states.count + 4) * heapBytes
+                + Self.bytesHeld(offsets: graph.offsets, targets: graph.targets, goals: graph.isGoal, depths: graph.depth, keys: [], adding: 4)
+            if let refusal = limits.refusal(states: states.count, bytes: bytes) { return .failure(refusal) }
             let state = states[position]
             graph.isGoal.append(isGoal(state))
             for next in successors(state) {
@@ -154,6 +201,6 @@ extension StateGraph {
             graph.offsets.append(Int32(graph.targets.count))
             position += 1
         }
-        return graph
+        return .success(graph)
     }
 }

@@ -4,39 +4,64 @@
 
 extension StateSpaceAnalysis {
     /// Analyses everything reachable from the puzzle, or says why it cannot.
-    public static func analyze(_ puzzle: ParsedPuzzle, maxStates: Int) -> Result<StateSpaceAnalysis, AnalysisRefusal> {
-        let graph: StateGraph?
+    public static func analyze(
+        _ puzzle: ParsedPuzzle, maxStates: Int, memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes
+    ) -> Result<StateSpaceAnalysis, AnalysisRefusal> {
+        let limits = ExplorationLimits(maxStates: maxStates, memoryBudgetBytes: memoryBudgetBytes)
+        let graph: Result<StateGraph, AnalysisRefusal>
         if let rushHour = puzzle.rushHour {
-            graph = rushHourGraph(RushHourGeometry(rushHour), maxStates: maxStates)
+            graph = rushHourGraph(RushHourGeometry(rushHour), limits: limits)
         } else if let tiles = puzzle.tiles {
             guard tiles.cellCount <= TilePuzzle.maximumPackedCells else { return .failure(.tooLarge) }
+            // Exactly half the arrangements of a board's tiles are reachable: refused at once
+            // when that is past the limit (a 15-puzzle's 10^13), not after gigabytes.
+            let reachable = tiles.cellCount.halfFactorial
+            guard reachable <= maxStates else { return .failure(.overLimitKnown(maxStates, reachable: reachable)) }
             let geometry = TileGeometry(width: tiles.width, height: tiles.height)
             let goal = TileGeometry.pack(tiles.goalTiles)
-            graph = StateGraph.explore(start: TileGeometry.pack(tiles.tiles), isGoal: { $0 == goal }, limit: maxStates) { state, sink in
+            graph = StateGraph.explore(start: TileGeometry.pack(tiles.tiles), isGoal: { $0 == goal }, limits: limits) { state, sink in
                 let blank = TileGeometry.blank(of: state)
                 for move in geometry.moves[blank] { sink(TileGeometry.slide(state, tile: move.tile, blank: blank)) }
             }
         } else if let tilt = puzzle.tilt {
-            graph = StateGraph.explore(start: tilt.start, isGoal: tilt.isSolved, limit: maxStates) { state in
+            graph = StateGraph.explore(start: tilt.start, isGoal: tilt.isSolved, limits: limits, heapBytes: 32 + 8 * tilt.colourNames.count) { state in
                 TiltDirection.allCases.compactMap { tilt.tilted(state, $0) }
             }
         } else {
             return .failure(.noMoveGraph)
         }
-        guard let graph else { return .failure(.overLimit(maxStates)) }
-        return .success(of(graph))
+        return graph.map(of)
+    }
+}
+
+extension Int {
+    /// n!/2, or Int.max when that does not fit.
+    var halfFactorial: Int {
+        var product = 1
+        for factor in Swift.stride(from: 3, through: self, by: 1) {
+            let (next, overflow) = product.multipliedReportingOverflow(by: factor)
+            if overflow { return .max }
+            product = next
+        }
+        return self >= 2 ? product : 1
     }
 }
 
 extension StateSpaceAnalysis {
-    /// A Rush Hour cluster as a graph, or nil past `maxStates`.
-    static func rushHourGraph(_ geometry: RushHourGeometry, maxStates: Int) -> StateGraph? {
+    /// A Rush Hour cluster as a graph, or why not (past a limit).
+    static func rushHourGraph(_ geometry: RushHourGeometry, limits: ExplorationLimits) -> Result<StateGraph, AnalysisRefusal> {
         geometry.withTables { tables in
             var builder = RushHourGraphBuilder(start: geometry.startKey)
             var position = 0
             var goals: [Bool] = []
             while position < builder.keys.count {
-                if builder.keys.count > maxStates { return nil }
+                if position % SolveOptions.cancellationInterval == 0 {
+                    let margin = ExplorationLimits.margin
+                    let bytes = builder.map.bytesHeld(afterAdding: margin) + StateGraph.bytesHeld(
+                        offsets: builder.offsets, targets: builder.targets, goals: goals, depths: builder.depths, keys: builder.keys, adding: margin)
+                    if let refusal = limits.refusal(states: builder.keys.count, bytes: bytes) { return .failure(refusal) }
+                }
+                if builder.keys.count > limits.maxStates { return .failure(.overLimit(limits.maxStates)) }
                 let key = builder.keys[position]
                 goals.append(geometry.isGoal(key))
                 builder.depth = builder.depths[position] + 1
@@ -44,7 +69,7 @@ extension StateSpaceAnalysis {
                 builder.offsets.append(Int32(builder.targets.count))
                 position += 1
             }
-            return builder.graph(goals: goals)
+            return .success(builder.graph(goals: goals))
         }
     }
 }
@@ -89,12 +114,20 @@ public enum AnalysisRefusal: Error, Sendable, CustomStringConvertible {
     case noMoveGraph
     case tooLarge
     case overLimit(Int)
+    /// Known before exploring: the board's reachable count, past the limit.
+    case overLimitKnown(Int, reachable: Int)
+    /// The exploration's tables would pass the budget, with this many states found.
+    case overBudget(Int, states: Int)
 
     public var description: String {
         switch self {
         case .noMoveGraph: "this kind has no moves between positions to analyse (Sudoku)"
         case .tooLarge: "tile boards of more than 16 cells are too large to explore whole"
         case .overLimit(let limit): "more than \(limit) states are reachable: raise --max-states to analyse it whole"
+        case .overLimitKnown(let limit, let reachable):
+            "\(reachable == .max ? "more than \(Int.max)" : "\(reachable)") states are reachable (half the arrangements of its tiles), more than --max-states \(limit): refused before exploring"
+        case .overBudget(let budget, let states):
+            "its tables would pass the memory budget of \(budget / (1 << 20)) MiB after \(states) states: raise --memory-budget to analyse it whole"
         }
     }
 }

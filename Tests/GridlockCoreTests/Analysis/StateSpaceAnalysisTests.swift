@@ -22,6 +22,34 @@ struct StateSpaceAnalysisTests {
         }
     }
 
+    @Test("tiles: a board with more arrangements than --max-states allows is refused before exploring")
+    func tileCountRefusedAtOnce() throws {
+        let fifteen = try ParsedPuzzle.parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
+        guard case .failure(.overLimitKnown(let limit, let reachable)) = StateSpaceAnalysis.analyze(fifteen, maxStates: 50_000_000) else {
+            Issue.record("the 15-puzzle was explored")
+            return
+        }
+        #expect(limit == 50_000_000 && reachable == 10_461_394_944_000)
+        let eight = try ParsedPuzzle.parse("1 2 3 4 5 6 7 0 8")
+        guard case .failure(.overLimitKnown(_, let census)) = StateSpaceAnalysis.analyze(eight, maxStates: 181_439) else {
+            Issue.record("the 8-puzzle was explored past its limit")
+            return
+        }
+        #expect(census == 181_440)
+        #expect(try StateSpaceAnalysis.analyze(eight, maxStates: 181_440).get().reachable == 181_440)
+    }
+
+    @Test("Rush Hour: an exploration whose tables would pass the memory budget stops, saying so; with room it completes")
+    func rushHourBudget() throws {
+        let deep = try ParsedPuzzle.parse("HBBKooHooKCCoIAALMoIDDLMEEJooNxoJGGN")
+        guard case .failure(.overBudget(_, let states)) = StateSpaceAnalysis.analyze(deep, maxStates: 1_000_000, memoryBudgetBytes: 4 << 20) else {
+            Issue.record("the cluster was explored past its budget")
+            return
+        }
+        #expect(states > 1 && states < 147_355)
+        #expect(try StateSpaceAnalysis.analyze(deep, maxStates: 1_000_000, memoryBudgetBytes: 256 << 20).get().reachable == 147_355)
+    }
+
     @Test("Rush Hour: optimal sequences agree with a separate path-counting search")
     func rushHourSolutionCounts() throws {
         for puzzle in Fixtures.rushHour("fogleman_forty.txt").prefix(12) {
