@@ -136,8 +136,9 @@ public struct CoordinatorMachine {
     /// When the workers were last told the coordinator is there.
     var lastAlive: ContinuousClock.Instant?
     var rejections = RejectionLog()
-    /// Whether the operator was told that the sink seems to have a key this coordinator lacks.
-    var warnedOfKey = false
+    /// Who the operator was told seems to have a key this coordinator lacks ("sink",
+    /// "worker"): once each, so a worker's warning does not hide the sink's.
+    var warnedOfKey: Set<String> = []
     public internal(set) var progress = CoordinatorProgress()
 
     public init(configuration: Configuration) {
@@ -194,8 +195,8 @@ public struct CoordinatorMachine {
         // A peer that tags its frames may have a key this coordinator lacks: a sink would refuse
         // every result for want of a lease. Said once, not acted on: without a key anyone can
         // send three parts, and a stranger must not be able to stop the batch.
-        if message.isTheSinks || message.isTheWorkers, configuration.key == nil, frames.count == 3, !warnedOfKey {
-            warnedOfKey = true
+        if message.isTheSinks || message.isTheWorkers, configuration.key == nil, frames.count == 3,
+           warnedOfKey.insert(speaker).inserted {
             let consequence = message.isTheSinks ? ", or it will refuse every result" : ""
             actions.append(.log("a \(speaker)'s \(message.kindName) came with a tag: if the \(speaker) has a --key-file, give this coordinator the same one\(consequence)"))
         }

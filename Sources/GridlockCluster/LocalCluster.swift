@@ -73,7 +73,14 @@ public enum LocalCluster {
             for name in names where name.hasPrefix("gridlock-") {
                 let parts = name.split(separator: "-")
                 guard parts.count == 3, let pid = Int32(parts[1]), kill(pid, 0) != 0, errno == ESRCH else { continue }
-                for file in ["jobs", "results", "key"] { unlink("/tmp/\(name)/\(file)") }
+                // Only a real directory of this user's, opened without following a link: a
+                // link planted under that name must not make us delete files elsewhere.
+                var status = stat()
+                guard lstat("/tmp/\(name)", &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else { continue }
+                let directory = open("/tmp/\(name)", O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+                guard directory >= 0 else { continue }
+                for file in ["jobs", "results", "key"] { unlinkat(directory, file, 0) }
+                close(directory)
                 rmdir("/tmp/\(name)")
             }
         }

@@ -143,9 +143,9 @@ public final class WorkerSupervisor: @unchecked Sendable {
     /// The parent-death signal alone is not enough: Linux sends it when the *thread* that
     /// spawned the child ends, not the process, and never if the parent died before the call.
     /// So the child also watches its standard input, a pipe whose other end only the
-    /// supervisor holds: end-of-file there means the supervisor is gone, and the child sends
-    /// itself the same SIGTERM.
-    public static func dieWithSupervisor() {
+    /// supervisor holds: end-of-file there means the supervisor is gone, and `whenGone` runs
+    /// (the child stops as SIGTERM would stop it, without a second signal).
+    public static func dieWithSupervisor(whenGone: @escaping @Sendable () -> Void = { kill(getpid(), SIGTERM) }) {
         guard let value = ProcessInfo.processInfo.environment[supervisorVariable], let supervisor = Int32(value) else { return }
         _ = gridlock_signal_on_parent_death(SIGTERM)
         if getppid() != supervisor { exit(0) }
@@ -157,7 +157,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
                 let count = read(STDIN_FILENO, &byte, 1)
                 if count == 0 || (count < 0 && errno != EINTR) { break }
             }
-            kill(getpid(), SIGTERM)
+            whenGone()
         }
         watcher.start()
     }

@@ -25,6 +25,8 @@ struct BatchCommand: ParsableCommand {
               gridlock batch data/rushhour/rush_18k.txt --solver bfs,bidirectional
               gridlock batch data/rushhour/rush1000.txt --solver analyze --db analysis.sqlite
 
+            --memory-budget is shared: each worker process's searches get an equal part of it.
+
             The input is read as the workers need it, so a batch of any size starts at once and runs \
             in bounded memory. A worker process that dies is replaced; after 5 quick deaths in a row \
             the batch stops and says why. SIGINT or SIGTERM stops it cleanly (a second one at once); \
@@ -64,6 +66,7 @@ struct BatchCommand: ParsableCommand {
     func validate() throws {
         try jobOptions.validate()
         guard workers >= 1, workers <= 4_096 else { throw ValidationError("--workers must be from 1 to 4096") }
+        try memoryBudget.validate(sharedBy: workers)
         if let batch { try BatchName.check(batch) }
     }
 

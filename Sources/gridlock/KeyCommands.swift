@@ -9,7 +9,7 @@ import GridlockWire
 struct KeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key",
-        abstract: "Print a new random cluster key, for --key-file.",
+        abstract: "Make a new random cluster key, for --key-file: printed, or written to a new file (mode 600).",
         discussion: """
             The coordinator, the sink and the workers of one cluster read the same key file; \\
             with it, only they can speak for each other, the coordinator hands jobs only to \\
@@ -54,9 +54,12 @@ struct KeyOptions: ParsableArguments {
             }
             return nil
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        // At most 4 KiB: a key is 33 bytes, and `--key-file /dev/zero` must not hang.
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4_096) else {
             throw ValidationError("cannot read the key file \(path): \(String(cString: strerror(errno)))")
         }
+        try? handle.close()
+        let text = String(decoding: data, as: UTF8.self)
         // As ssh does with private keys: a key others can read is no secret. Said, not refused,
         // so a shared mount with loose modes still runs.
         var status = stat()

@@ -27,4 +27,15 @@ struct MemoryBudgetOption: ParsableArguments {
 
     /// Each of `processes`' share of the budget, in GiB, as a worker's own --memory-budget.
     func share(of processes: Int) -> String { "\(Double(bytes / max(1, processes)) / Double(1 << 30))" }
+
+    /// The least a process's share may be: below it, every job would stop at its first check.
+    static let minimumShareBytes = 1 << 20
+
+    /// Refuses a budget that leaves `processes` less than a MiB each (a share of 0 bytes
+    /// would make every worker refuse its own flag and die at start).
+    func validate(sharedBy processes: Int) throws {
+        guard bytes / max(1, processes) >= Self.minimumShareBytes else {
+            throw ValidationError("--memory-budget \(gibibytes ?? 0) GiB leaves less than 1 MiB to each of the \(processes) worker processes that share it")
+        }
+    }
 }

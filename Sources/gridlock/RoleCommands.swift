@@ -16,6 +16,9 @@ struct WorkerCommand: ParsableCommand {
         discussion: """
             Example (one machine per role):
               gridlock worker --coordinator tcp://coordinator:5555 --sink tcp://sink:5556 --processes 8
+
+            --memory-budget is shared: each of the --processes gets an equal part of it for its
+            searches. With a cluster key (--key-file), only workers that hold it are handed jobs.
             """
     )
 
@@ -45,13 +48,14 @@ struct WorkerCommand: ParsableCommand {
     var coordinatorSilenceLimit: Double?
 
     func run() throws {
-        WorkerSupervisor.dieWithSupervisor()
+        WorkerSupervisor.dieWithSupervisor(whenGone: TerminationSignals.requestStop)
         let file = try config.load()
         let coordinator = try ConfigFile.require(self.coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let sink = try ConfigFile.require(self.sink, file, "sink.endpoint", flag: "--sink")
         let processes = self.processes ?? file.int("worker.processes") ?? 1
         let window = self.window ?? file.int("worker.window") ?? WireProtocol.maximumCredit
         guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
+        try memoryBudget.validate(sharedBy: processes)
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s"), !(limit >= 0 && limit <= 86_400) {
             throw ValidationError("--coordinator-silence-limit must be a number of seconds from 0 (never) to 86400")
         }
@@ -330,6 +334,18 @@ enum TerminationSignals {
         }
         // A parent may have started us with these blocked (a test runner does): unblock them.
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// Stops as a SIGTERM would, without sending one: a second signal, after the parent-death
+    /// signal, would end the process at once, losing the results it has not sent. Before the
+    /// flag exists, nothing is under way: the signal then does.
+    static func requestStop() {
+        guard let flag else {
+            kill(getpid(), SIGTERM)
+            return
+        }
+        _ = received.compareExchange(expected: 0, desired: SIGTERM, ordering: .relaxed)
+        flag.stop()
     }
 }
 

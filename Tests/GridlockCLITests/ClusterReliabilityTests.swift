@@ -142,6 +142,9 @@ struct ClusterReliabilityTests {
         #expect(mode == 0o600)
         let again = try GridlockBinary.run(["key", key])
         #expect(again.status != 0 && again.stderr.contains("it exists"), "\(again.stderr)")
+        // An endless file is read no further than a key could be.
+        let endless = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--key-file", "/dev/zero"])
+        #expect(endless.status == 64 && endless.stderr.contains("must hold one key"), "\(endless.stderr)")
         let lines = try ClusterHarness.sample(count: 40)
         try cluster.startSink(extra: ["--key-file", key])
         try cluster.startCoordinator(try cluster.write(lines), extra: ["--key-file", key])

@@ -16,6 +16,9 @@ struct MemoryBudgetCommandTests {
         #expect(cut.stdout.contains("cut off (memory-budget) after"), "\(cut.stdout)")
         let refused = try GridlockBinary.run(["bench", "data/samples/unblockme.txt", "--memory-budget", "inf"])
         #expect(refused.status == 64 && refused.stderr.contains("--memory-budget must be a number of GiB"))
+        // A share of nothing would make every worker refuse its own flag and die at start.
+        let starved = try GridlockBinary.run(["batch", "data/samples/unblockme.txt", "--workers", "2", "--memory-budget", "1e-9"])
+        #expect(starved.status == 64 && starved.stderr.contains("leaves less than 1 MiB to each of the 2 worker processes"), "\(starved.stderr)")
     }
 
     @Test("analyze refuses a 15-puzzle before exploring (10^13 positions), and a cluster past --memory-budget as it explores")

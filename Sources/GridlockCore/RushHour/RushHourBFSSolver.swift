@@ -162,13 +162,14 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
         return true
     }
 
-    /// Once a level is expanded, keeps in the window only the states from `start` on: that
-    /// level and the one just generated, the only ones the next level's successors can meet.
-    /// The bytes the entry array and the window hold once `adding` more states are stored.
+    /// The bytes the entry array (grown by a quarter at a time: `growFrontier`) and the window
+    /// hold once `adding` more states are stored.
     func bytesHeld(afterAdding adding: Int) -> Int {
-        entries.bytesHeld(afterAdding: adding) + window.bytesHeld(afterAdding: adding)
+        entries.bytesHeld(afterAdding: adding, growth: 1.25) + window.bytesHeld(afterAdding: adding)
     }
 
+    /// Once a level is expanded, keeps in the window only the states from `start` on: that
+    /// level and the one just generated, the only ones the next level's successors can meet.
     mutating func slideWindow(keepingFrom start: Int) {
         peakWindowBytes = max(peakWindowBytes, window.memoryBytes)
         window.removeAll(reservingFor: entries.count - start)

@@ -41,9 +41,16 @@ extension RushHourPuzzle {
         }
         var blocks: [RushHourBlock] = []
         for block in form.blocks {
-            guard block.name.count == 1, let name = block.name.first else {
+            // The grid's alphabet, so every board prints and draws: A the prisoner, B-Z the other
+            // blocks, x or # a wall. A block named '.', 'o', a newline or an emoji was accepted,
+            // and vanished from `--show`.
+            let fixed = block.orientation == .fixed
+            guard block.name.count == 1, let name = block.name.first,
+                  fixed ? (name == "x" || name == "#") : (name.isASCII && name.isUppercase)
+            else {
                 throw PuzzleInputError(
-                    code: "bad-name", message: "block name '\(block.name)' must be one character",
+                    code: "bad-name",
+                    message: "block name '\(block.name.printable)' is not \(fixed ? "x or # (a fixed block)" : "one letter from A to Z (A the prisoner)")",
                     location: TextLocation(line: lineNumber))
             }
             blocks.append(RushHourBlock(

@@ -18,8 +18,8 @@ extension RushHourPuzzle {
         locate: (BoardCell) -> TextLocation? = { _ in nil }
     ) throws(PuzzleInputError) -> RushHourPuzzle {
         // At least 2x2: on a board of one row or one column no block can leave the prisoner's
-        // way, so every such board is solved before it starts or never. Such "boards" are what
-        // a stray word (`AA`) makes of random text, and answering them would be nonsense.
+        // way, so no such board is a puzzle (it is a straight slide or impossible). Such
+        // "boards" are what a stray word (`AA`) makes of random text.
         guard (2...maximumSide).contains(width), (2...maximumSide).contains(height) else {
             throw PuzzleInputError(
                 code: "board-size",

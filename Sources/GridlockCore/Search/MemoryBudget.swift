@@ -28,12 +28,14 @@ extension SolveOptions {
 
 extension Array {
     /// The bytes this array's buffer holds once `adding` more elements are appended: the
-    /// buffer, and when that reallocates it, the old and the new one together (the new one at
-    /// least twice the old).
-    public func bytesHeld(afterAdding adding: Int) -> Int {
+    /// buffer, and when that reallocates it, the old and the new one together. `growth` is how
+    /// much bigger the new buffer is: Swift's own appends double it; a search that reserves
+    /// its own steps says its factor. The allocator rounds a buffer up (measured: 2c + 1 where
+    /// c doubles): 16 elements of slack cover that for any element size.
+    public func bytesHeld(afterAdding adding: Int, growth: Double = 2) -> Int {
         let stride = MemoryLayout<Element>.stride
         guard count + adding > capacity else { return capacity * stride }
-        return (capacity + Swift.max(2 * capacity, count + adding)) * stride
+        return (capacity + Swift.max(Int(Double(capacity) * growth) + 16, count + adding)) * stride
     }
 }
 
