@@ -78,6 +78,35 @@ struct GenerateSudokuCommand: ParsableCommand {
 }
 
 /// Bounds on what a generator is asked for, checked before anything is allocated for it.
+/// How long a searching generator may look: tries a puzzle, and seconds in all.
+struct GenerateEffort: ParsableArguments {
+    @Option(help: "Boards to try for each puzzle before giving up on it (default: rushhour 50000, about 13 s; tilt 1000, about 9 s, its tries solving bigger spaces). Raise it for rare targets.")
+    var tries: Int?
+
+    @Option(help: "Give up after this many seconds in all (default: no limit).")
+    var timeout: Double?
+
+    func validate() throws {
+        if let tries, !(1...1_000_000_000).contains(tries) { throw ValidationError("--tries must be from 1 to 1000000000") }
+        if let timeout, !(timeout > 0 && timeout <= 1e9) {
+            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(timeout))")
+        }
+    }
+
+    /// Whether the run's --timeout has passed, for a generator to poll.
+    func deadline() -> @Sendable () -> Bool {
+        guard let timeout else { return { false } }
+        let end = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1_000)))
+        return { ContinuousClock.now >= end }
+    }
+
+    /// Why puzzle `index` (from 0) was not found, `tries` a puzzle.
+    func failure(_ target: String, puzzle index: Int, tries: Int, timedOut: Bool) -> CommandFailure {
+        let why = timedOut ? "within --timeout \(timeout ?? 0) s" : "in \(tries) tries (--tries)"
+        return CommandFailure("no board met \(target) for puzzle \(index + 1) \(why): raise it, or try fewer moves or another size")
+    }
+}
+
 enum GenerateLimits {
     /// Puzzles in one run: a list of this many is allocated up front.
     static let count = 10_000_000

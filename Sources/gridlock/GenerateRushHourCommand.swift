@@ -42,6 +42,12 @@ struct GenerateRushHourCommand: ParsableCommand {
     @Option(help: "Threads to search with (default: one per core).")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
+    @OptionGroup var effort: GenerateEffort
+
+    /// The most moves any 6x6 board needs, walls or not: Fogleman's census of every 6x6
+    /// cluster found 51. A longer target there can never be met.
+    static let longest6x6 = 51
+
     var dimensions: (width: Int, height: Int)? { TileReadOptions.size(size[...]) }
 
     func validate() throws {
@@ -49,6 +55,9 @@ struct GenerateRushHourCommand: ParsableCommand {
             throw ValidationError("--size is WIDTHxHEIGHT, each from 3 to 8")
         }
         guard (0...2).contains(walls) else { throw ValidationError("--walls is 0, 1 or 2") }
+        if dimensions.width == 6, dimensions.height == 6, moves > Self.longest6x6 {
+            throw ValidationError("--moves \(moves): no 6x6 board needs more than \(Self.longest6x6) moves (Fogleman's census of every cluster)")
+        }
         guard (1...GenerateLimits.count).contains(count), moves >= 1, (1...GenerateLimits.threads).contains(threads) else {
             throw ValidationError("--count must be from 1 to \(GenerateLimits.count), --moves at least 1, --threads from 1 to \(GenerateLimits.threads)")
         }
@@ -64,12 +73,12 @@ struct GenerateRushHourCommand: ParsableCommand {
         let next = Shared(0)
         let clock = ContinuousClock()
         let started = clock.now
-        let seed = seed, count = count, generatorForThreads = generator
+        let seed = seed, count = count, generatorForThreads = generator, tries = effort.tries ?? 50_000, timedOut = effort.deadline()
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while true {
                 let index = next.update { value in defer { value += 1 }; return value }
-                guard index < count else { return }
-                let found = generatorForThreads.puzzle(seed: seed, index: index)
+                guard index < count, !timedOut() else { return }
+                let found = generatorForThreads.puzzle(seed: seed, index: index, maxAttempts: tries, isCancelled: timedOut)
                 let done = results.update { list in list[index] = found; return list.count { $0 != nil } }
                 if StandardError.isTerminal { StandardError.write("\r\u{1B}[Kgenerate: \(done) of \(count)") }
             }
@@ -78,7 +87,7 @@ struct GenerateRushHourCommand: ParsableCommand {
         print("// gridlock generate rushhour --moves \(moves)\(atLeast ? " --at-least" : "") --count \(count) --seed \(seed) --walls \(walls) --size \(size)")
         var attempts = 0
         for (index, found) in results.update({ $0 }).enumerated() {
-            guard var found else { throw ValidationError("no layout met the target for puzzle \(index + 1)") }
+            guard var found else { throw effort.failure("--moves \(moves)", puzzle: index, tries: tries, timedOut: timedOut()) }
             attempts += found.attempts
             let check = RushHourBFSSolver().solve(found.puzzle, options: SolveOptions(exploreWholeCluster: true))
             guard check.moves == found.moves, check.cluster == found.cluster else {

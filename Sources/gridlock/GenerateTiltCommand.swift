@@ -37,6 +37,8 @@ struct GenerateTiltCommand: ParsableCommand {
     @Option(help: "The board, WxH, up to 8x8.")
     var size = "6x6"
 
+    @OptionGroup var effort: GenerateEffort
+
     var dimensions: (width: Int, height: Int)? { TileReadOptions.size(size[...]) }
 
     func validate() throws {
@@ -58,9 +60,10 @@ struct GenerateTiltCommand: ParsableCommand {
         generator.colours = colours
         generator.blocks = blocks
         print("// gridlock generate tilt --colours \(colours) --blocks \(blocks) --moves \(moves) --count \(count) --seed \(seed) --size \(size)")
+        let timedOut = effort.deadline(), tries = effort.tries ?? 1_000
         for index in 0..<count {
-            guard let found = generator.puzzle(seed: seed, index: index) else {
-                throw ValidationError("no board met --moves \(moves) for puzzle \(index + 1) in 200,000 tries: try fewer moves or another size")
+            guard let found = generator.puzzle(seed: seed, index: index, maxAttempts: tries, isCancelled: timedOut) else {
+                throw effort.failure("--moves \(moves)", puzzle: index, tries: tries, timedOut: timedOut())
             }
             let share = (found.deadEndShare * 100).formatted(decimals: 0)
             print("\(found.puzzle.lineText) gen-\(seed)-\(index + 1):moves=\(moves),reachable=\(found.analysis.reachable),deadEnds=\(share)%")

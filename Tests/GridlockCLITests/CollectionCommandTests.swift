@@ -56,6 +56,19 @@ struct CollectionCommandTests {
         #expect(board.status == 0, "\(board.stderr)")
     }
 
+    @Test("generators give up on a target they cannot meet: at once when it is known impossible, else after --tries or --timeout")
+    func generatorsGiveUp() throws {
+        let started = Date()
+        let impossible = try GridlockBinary.run(["generate", "rushhour", "--moves", "1000"])
+        #expect(impossible.status == 64 && impossible.stderr.contains("no 6x6 board needs more than 51 moves"), "\(impossible.stderr)")
+        let tries = try GridlockBinary.run(["generate", "rushhour", "--moves", "50", "--tries", "10", "--threads", "1"])
+        #expect(tries.status == 1 && tries.stderr.contains("no board met --moves 50 for puzzle 1 in 10 tries (--tries)"), "\(tries.stderr)")
+        let timeout = try GridlockBinary.run(["generate", "tilt", "--moves", "65", "--timeout", "1"])
+        #expect(timeout.status == 1 && timeout.stderr.contains("within --timeout 1.0 s"), "\(timeout.stderr)")
+        // Without the bounds each of these searches for minutes.
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
     @Test("numbers out of range are clear errors, never a trap: options exit 64, a tile too big for an Int is an invalid line")
     func numbersOutOfRange() throws {
         for arguments in [

@@ -45,16 +45,19 @@ public struct RushHourGenerator: Sendable {
         public var attempts: Int
     }
 
-    /// The index-th puzzle of the seed's sequence.
-    public func puzzle(seed: UInt64, index: Int, maxAttempts: Int = 1_000_000) -> Found? {
+    /// The index-th puzzle of the seed's sequence, or nil after `maxAttempts` layouts or once
+    /// `isCancelled` (polled at each layout) says so.
+    public func puzzle(
+        seed: UInt64, index: Int, maxAttempts: Int = 1_000_000, isCancelled: () -> Bool = { false }
+    ) -> Found? {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
         var attempts = 0
-        while attempts < maxAttempts {
+        while attempts < maxAttempts, !isCancelled() {
             guard let layout = randomLayout(using: &random) else { continue }
             attempts += 1
             guard var best = hardest(of: layout, limit: clusterLimit) else { continue }
             var stale = 0
-            while stale < staleLimit, attempts < maxAttempts {
+            while stale < staleLimit, attempts < maxAttempts, !isCancelled() {
                 if meets(best.moves) {
                     return Found(puzzle: best.puzzle, moves: best.moves, cluster: best.cluster, attempts: attempts)
                 }

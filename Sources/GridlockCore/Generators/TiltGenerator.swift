@@ -26,14 +26,16 @@ public struct TiltGenerator: Sendable {
         public var deadEndShare: Double { Double(analysis.deadEnds) / Double(max(1, analysis.reachable)) }
     }
 
-    public func puzzle(seed: UInt64, index: Int, maxAttempts: Int = 200_000) -> Found? {
+    /// The index-th puzzle of the seed's sequence, or nil after `maxAttempts` boards or once
+    /// `isCancelled` (polled at each board) says so.
+    public func puzzle(seed: UInt64, index: Int, maxAttempts: Int = 200_000, isCancelled: () -> Bool = { false }) -> Found? {
         var random = SplitMix64(seed: seed &* 0xD1B5_4A32_D192_ED03 &+ UInt64(index))
         var attempts = 0
-        while attempts < maxAttempts {
+        while attempts < maxAttempts, !isCancelled() {
             attempts += 1
             guard var cells = randomCells(using: &random), var moves = bestMoves(cells) else { continue }
             var stale = 0
-            while stale < 200, attempts < maxAttempts {
+            while stale < 200, attempts < maxAttempts, !isCancelled() {
                 if moves == targetMoves, let found = found(cells, attempts: attempts) { return found }
                 attempts += 1
                 stale += 1
