@@ -228,21 +228,31 @@ public final class ResultStore: Sendable {
     }
 
     /// The columns the tables need, row by row through a cursor: a database of millions of
-    /// jobs is summarised without loading it.
-    public func forEachSummary(batch: String?, _ body: (JobSummary) throws -> Void) throws {
+    /// jobs is summarised without loading it. A row that does not decode (a kind or status
+    /// this build does not know, text where a number belongs: another program wrote it) is
+    /// handed to `undecodable` with its batch and job, never summarised, never trapped on.
+    public func forEachSummary(
+        batch: String?, undecodable: (UndecodableRow) -> Void, _ body: (JobSummary) throws -> Void
+    ) throws {
         try queue.read { db in
             let filter = batch == nil ? "" : "WHERE batch = ?"
             let arguments: StatementArguments = batch.map { [$0] } ?? []
+            let numbers = UndecodableRow.numericColumns.map { "typeof(\($0.name))" }.joined(separator: ", ")
             let cursor = try Row.fetchCursor(
-                db, sql: "SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker FROM results \(filter) ORDER BY batch, job",
+                db, sql: """
+                    SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker, batch, job, \(numbers)
+                    FROM results \(filter) ORDER BY batch, job
+                    """,
                 arguments: arguments)
             while let row = try cursor.next() {
-                // A kind this build does not know is not summarised; a status it does not know
-                // counts as failed, never as success.
-                guard let kind = PuzzleKind(rawValue: row[0]) else { continue }
+                let types: [String] = (0..<UndecodableRow.numericColumns.count).map { row[12 + $0] }
+                if let reason = UndecodableRow.reason(kind: row[0], status: row[2], types: types) {
+                    undecodable(UndecodableRow(batch: row[10], job: row[11], reason: reason))
+                    continue
+                }
                 try body(JobSummary(
-                    kind: kind, solver: row[1], status: JobStatus(rawValue: row[2]) ?? .failed, moves: row[3], expectedMoves: row[4], seconds: row[5],
-                    examined: row[6], peakRSSBytes: row[7], host: row[8], worker: row[9]))
+                    kind: PuzzleKind(rawValue: row[0])!, solver: row[1], status: JobStatus(rawValue: row[2])!, moves: row[3],
+                    expectedMoves: row[4], seconds: row[5], examined: row[6], peakRSSBytes: row[7], host: row[8], worker: row[9]))
             }
         }
     }
@@ -359,6 +369,33 @@ public struct StoredResult: Sendable, Hashable, Codable {
 }
 
 /// What the tables need of one job.
+/// A stored row the tables cannot use, and why.
+public struct UndecodableRow: Sendable, CustomStringConvertible {
+    public var batch: String
+    public var job: Int
+    public var reason: String
+
+    /// The numeric columns the tables read, with the storage each may have.
+    static let numericColumns: [(name: String, nullable: Bool, real: Bool)] = [
+        ("moves", true, false), ("expected_moves", true, false), ("seconds", false, true), ("examined", false, false),
+        ("peak_rss_bytes", false, false),
+    ]
+
+    /// Why a row with this kind, status and numeric storage types cannot be summarised; nil
+    /// when it can.
+    static func reason(kind: String?, status: String?, types: [String]) -> String? {
+        guard let kind, PuzzleKind(rawValue: kind) != nil else { return "kind '\(kind ?? "NULL")' is not one this build knows" }
+        guard let status, JobStatus(rawValue: status) != nil else { return "status '\(status ?? "NULL")' is not one this build knows" }
+        for (column, type) in zip(numericColumns, types) {
+            let allowed = ["integer"] + (column.real ? ["real"] : []) + (column.nullable ? ["null"] : [])
+            if !allowed.contains(type) { return "\(column.name) holds \(type), not a number" }
+        }
+        return nil
+    }
+
+    public var description: String { "batch \(batch) job \(job): \(reason)".printable }
+}
+
 public struct JobSummary: Sendable {
     public var kind: PuzzleKind
     public var solver: String

@@ -120,7 +120,10 @@ struct BatchCommand: ParsableCommand {
             print(try ReportPrinter.render(outcome.streamed, tables: tables, store: store, format: format))
             tally = outcome.streamed.tally
         } else {
-            print(try ReportPrinter.render(store, batch: name, format: format))
+            var undecodable: [UndecodableRow] = []
+            print(try ReportPrinter.render(store, batch: name, format: format, undecodable: &undecodable))
+            // Rows a resumed batch found stored by another program: named, not trusted.
+            for row in undecodable.prefix(10) { StandardError.write("batch: left out of the tables: \(row)\n") }
             tally = try store.tally(batch: name)
         }
         let rate = Int(Double(final.stored) / max(outcome.seconds, 1e-9))

@@ -36,7 +36,9 @@ struct ReportCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     func run() throws {
-        print(try ReportPrinter.render(try database.open(), batch: database.batch, format: format))
+        var undecodable: [UndecodableRow] = []
+        print(try ReportPrinter.render(try database.open(), batch: database.batch, format: format, undecodable: &undecodable))
+        try ReportPrinter.complain(of: undecodable)
     }
 }
 
@@ -71,11 +73,22 @@ struct ExportCommand: ParsableCommand {
 }
 
 enum ReportPrinter {
-    /// The tables of `batch` (or of every batch) in `store`, read as a stream.
-    static func render(_ store: ResultStore, batch: String?, format: ReportFormat) throws -> String {
+    /// The tables of `batch` (or of every batch) in `store`, read as a stream; rows that do not
+    /// decode are left out of them and collected in `undecodable`.
+    static func render(_ store: ResultStore, batch: String?, format: ReportFormat, undecodable: inout [UndecodableRow]) throws -> String {
         var report = BatchReport()
-        try store.forEachSummary(batch: batch) { report.add($0) }
+        var skipped: [UndecodableRow] = []
+        try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
+        undecodable += skipped
         return try render(report, store: store, batch: batch, problems: try store.problems(batch: batch, limit: StreamedReport.problemLimit), format: format)
+    }
+
+    /// Names the rows left out of the tables (the first 10), and fails: the tables are not all
+    /// there is.
+    static func complain(of undecodable: [UndecodableRow]) throws {
+        guard !undecodable.isEmpty else { return }
+        for row in undecodable.prefix(10) { StandardError.write("report: left out \(row)\n") }
+        throw CommandFailure("\(undecodable.count) stored rows could not be read and are not in the tables (another program changed the database?)")
     }
 
     /// The tables of one batch folded as it was stored: the same text, with no pass over its rows.

@@ -73,6 +73,27 @@ import GridlockWire
         #expect(try String(contentsOfFile: text, encoding: .utf8).hasPrefix("not a database"))
     }
 
+    @Test("a row another program changed (unknown status or kind, text for a number) is named by batch and job and left out, never trapped on")
+    func undecodableRowsAreNamed() throws {
+        let path = Self.temporaryPath()
+        let store = try ResultStore(path: path)
+        _ = try store.store(Array(StreamedReportTests.results(batch: "b").prefix(6)))
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE results SET status = 'weird' WHERE job = 1")
+            try db.execute(sql: "UPDATE results SET moves = 'abc' WHERE job = 2")
+            try db.execute(sql: "UPDATE results SET seconds = x'00' WHERE job = 3")
+            try db.execute(sql: "UPDATE results SET kind = 'chess' WHERE job = 4")
+        }
+        var summaries = 0
+        var undecodable: [UndecodableRow] = []
+        try store.forEachSummary(batch: nil, undecodable: { undecodable.append($0) }) { _ in summaries += 1 }
+        #expect(summaries == 2)
+        #expect(undecodable.map(\.description) == [
+            "batch b job 1: status 'weird' is not one this build knows", "batch b job 2: moves holds text, not a number",
+            "batch b job 3: seconds holds blob, not a number", "batch b job 4: kind 'chess' is not one this build knows",
+        ])
+    }
+
     @Test("a database whose results table differs from the list is refused at open, naming the column")
     func foreignTableIsRefused() throws {
         let path = Self.temporaryPath()

@@ -46,7 +46,7 @@ import GridlockWire
         streamed.add(other, stored: try store.store(other))
 
         var readBack = BatchReport()
-        try store.forEachSummary(batch: "b") { readBack.add($0) }
+        try store.forEachSummary(batch: "b", undecodable: { Issue.record("row does not decode: \($0)") }) { readBack.add($0) }
         let folded = try #require(streamed.finished(jobs: 120, storedBefore: 0, changed: 0))
         #expect(folded.rows == readBack.rows)
         #expect(folded.throughputRows == readBack.throughputRows)
