@@ -8,6 +8,7 @@
 // or the sink), whether the machines have a key, and whether the frame goes with its true tag,
 // with the input's last 8 bytes as a tag, or alone.
 
+import Glibc
 import GridlockCluster
 import GridlockWire
 
@@ -83,9 +84,19 @@ enum FuzzTarget {
     }
 }
 
+/// Which target an input is for: the wire (the default) or, with GRIDLOCK_FUZZ_TARGET=parsers
+/// or a saved input named `parsers-...`, the parsers (ParserTarget.swift).
+enum FuzzTargetChoice {
+    static let parsers = getenv("GRIDLOCK_FUZZ_TARGET").map { String(cString: $0) == "parsers" } ?? false
+
+    static func run(_ input: [UInt8], parsers: Bool = FuzzTargetChoice.parsers) {
+        if parsers { ParserTarget.run(input) } else { FuzzTarget.run(input) }
+    }
+}
+
 #if FUZZING
 func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    FuzzTarget.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    FuzzTargetChoice.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
 }
 
