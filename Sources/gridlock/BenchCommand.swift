@@ -32,6 +32,9 @@ struct BenchCommand: ParsableCommand {
 
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
+    @Option(help: "Stop each solve (status cutoff) after this many seconds.")
+    var timeout: Double?
+
     @Option(help: "Use every k-th puzzle only (a spread sample of a large file).")
     var every = 1
 
@@ -57,6 +60,9 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (it was \(limit))") }
+        if let timeout, !(timeout > 0 && timeout <= 1e9) {
+            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(timeout))")
+        }
     }
 
     func run() throws {
@@ -67,7 +73,12 @@ struct BenchCommand: ParsableCommand {
         let solvers = solver.map(SolverList.names)
             ?? (reading.puzzleKind ?? PuzzleKind.detect(first)).solverNames
 
-        let options = SolveOptions(memoryBudgetBytes: memoryBudget.bytes)
+        let budget = memoryBudget.bytes, timeout = timeout
+        // Each solve's own deadline, from when it starts.
+        var options: SolveOptions {
+            let deadline = timeout.map { ContinuousClock.now.advanced(by: .milliseconds(Int64($0 * 1_000))) }
+            return SolveOptions(memoryBudgetBytes: budget) { deadline.map { ContinuousClock.now >= $0 } ?? false }
+        }
         let clock = ContinuousClock()
         for record in lines.prefix(warmup) {
             for solver in solvers {
@@ -109,6 +120,8 @@ struct BenchCommand: ParsableCommand {
             StandardError.write("bench: some results were WRONG (column 'wrong'): run gridlock solve on the file\n")
             throw ExitCode(3)
         }
+        // Like batch: what could not be read is invalid input, not a measurement.
+        if invalid > 0 { throw ExitCode(1) }
     }
 
     /// Two optimal solvers on one puzzle: the same status and the same number of moves (cut-off

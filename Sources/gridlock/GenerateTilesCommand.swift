@@ -43,7 +43,11 @@ struct GenerateTilesCommand: ParsableCommand {
             throw ValidationError("--size is WIDTHxHEIGHT, each from 2 to 8")
         }
         guard (1...GenerateLimits.count).contains(count) else { throw ValidationError("--count must be from 1 to \(GenerateLimits.count)") }
-        if let moves, moves < 0 { throw ValidationError("--moves cannot be negative") }
+        // A scramble walks --moves slides: past a million it is a uniform board (which no
+        // --moves gives faster), and Int.max of them never ended.
+        if let moves, !(0...1_000_000).contains(moves) {
+            throw ValidationError("--moves must be from 0 to 1000000 (leave it out for uniformly random boards)")
+        }
     }
 
     func run() throws {

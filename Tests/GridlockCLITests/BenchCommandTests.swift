@@ -23,4 +23,16 @@ struct BenchCommandTests {
         #expect(output.status == 3)
         #expect(output.stderr.contains("WRONG"))
     }
+
+    @Test("text that is no puzzle is invalid input, exit 1, not a benchmark of nothing; --timeout cuts each solve")
+    func unreadableInputFails() throws {
+        let garbage = try GridlockBinary.run(["bench", "-", "--solver", "bfs"], stdin: "S/{sp{b11/34WjM83A8yE#vnmkxp6G 6NsvKJE\n")
+        #expect(garbage.status == 1 && garbage.stderr.contains("skipped 1 puzzles that are unreadable"), "\(garbage.stderr)")
+        let cut = try GridlockBinary.run(
+            ["bench", "-", "--solver", "bfs", "--timeout", "0.000001"], stdin: "48 BBBCDEFGGCDEFoAADoHHIooooJIKKooJLLMM 37740\n")
+        #expect(cut.status == 0, "\(cut.stderr)")
+        // The row's last two fields: cut off, time vs first.
+        let row = cut.stdout.split(separator: "\n").first { $0.hasPrefix("bfs") }?.split(separator: " ")
+        #expect(row?.suffix(2).first == "1", "\(cut.stdout)")
+    }
 }
