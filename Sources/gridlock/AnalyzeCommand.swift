@@ -38,6 +38,9 @@ struct AnalyzeCommand: ParsableCommand {
 
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
+    @Option(help: "Stop exploring a position after this many seconds (it is then refused, with the states reached).")
+    var timeout: Double?
+
     @Option(help: "Output: text for people, json for one object per line.")
     var format: SolveCommand.OutputFormat = .text
 
@@ -69,6 +72,13 @@ struct AnalyzeCommand: ParsableCommand {
         }
     }
 
+    func validate() throws {
+        if let timeout, !(timeout > 0 && timeout <= 1e9) {
+            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(timeout))")
+        }
+        guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
+    }
+
     func run() throws {
         let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: reading.puzzleKind)
         guard !records.isEmpty else { throw ValidationError("no puzzles in the input") }
@@ -81,7 +91,9 @@ struct AnalyzeCommand: ParsableCommand {
                 line.kind = puzzle.kind.rawValue
                 line.label = puzzle.label
                 let start = clock.now
-                switch StateSpaceAnalysis.analyze(puzzle, maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes) {
+                let deadline = timeout.map { ContinuousClock.now.advanced(by: .milliseconds(Int64($0 * 1_000))) }
+                let timedOut: @Sendable () -> Bool = { deadline.map { ContinuousClock.now >= $0 } ?? false }
+                switch StateSpaceAnalysis.analyze(puzzle, maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes, isCancelled: timedOut) {
                 case .success(let analysis):
                     line.seconds = Double(seconds: start.duration(to: clock.now))
                     line.analysis = analysis

@@ -21,7 +21,7 @@ struct MemoryBudgetCommandTests {
         #expect(starved.status == 64 && starved.stderr.contains("leaves less than 1 MiB to each of the 2 worker processes"), "\(starved.stderr)")
     }
 
-    @Test("analyze refuses a 15-puzzle before exploring (10^13 positions), and a cluster past --memory-budget as it explores")
+    @Test("analyze refuses a 15-puzzle before exploring (10^13 positions), and a cluster past --memory-budget or --timeout as it explores")
     func analyzeRefuses() throws {
         let started = Date()
         let fifteen = try GridlockBinary.run(["analyze", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"])
@@ -29,6 +29,8 @@ struct MemoryBudgetCommandTests {
         #expect(Date().timeIntervalSince(started) < 10)
         let cluster = try GridlockBinary.run(["analyze", "HBBKooHooKCCoIAALMoIDDLMEEJooNxoJGGN", "--memory-budget", "0.004"])
         #expect(cluster.status == 1 && cluster.stdout.contains("would pass the memory budget of 4 MiB"), "\(cluster.stdout)")
+        let timed = try GridlockBinary.run(["analyze", "HBBKooHooKCCoIAALMoIDDLMEEJooNxoJGGN", "--timeout", "0.0005"])
+        #expect(timed.status == 1 && timed.stdout.contains("the time limit passed after"), "\(timed.stdout)")
     }
 
     @Test("batch gives its workers a share of --memory-budget: the job is cut off there, its row saying why")

@@ -108,10 +108,15 @@ struct KeyIndexMap: ~Copyable {
 public struct ExplorationLimits: Sendable {
     public var maxStates: Int
     public var memoryBudgetBytes: Int
+    /// The caller's time limit, polled with the other limits (the core has no clock).
+    public var isCancelled: @Sendable () -> Bool
 
-    public init(maxStates: Int, memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes) {
+    public init(
+        maxStates: Int, memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes, isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.maxStates = maxStates
         self.memoryBudgetBytes = memoryBudgetBytes
+        self.isCancelled = isCancelled
     }
 
     /// Why exploring must stop with `states` found and tables that will hold `bytes` once they
@@ -119,6 +124,7 @@ public struct ExplorationLimits: Sendable {
     func refusal(states: Int, bytes: Int) -> AnalysisRefusal? {
         if states > maxStates { return .overLimit(maxStates) }
         if bytes > memoryBudgetBytes { return .overBudget(memoryBudgetBytes, states: states) }
+        if isCancelled() { return .timedOut(states: states) }
         return nil
     }
 

@@ -5,9 +5,10 @@
 extension StateSpaceAnalysis {
     /// Analyses everything reachable from the puzzle, or says why it cannot.
     public static func analyze(
-        _ puzzle: ParsedPuzzle, maxStates: Int, memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes
+        _ puzzle: ParsedPuzzle, maxStates: Int, memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
     ) -> Result<StateSpaceAnalysis, AnalysisRefusal> {
-        let limits = ExplorationLimits(maxStates: maxStates, memoryBudgetBytes: memoryBudgetBytes)
+        let limits = ExplorationLimits(maxStates: maxStates, memoryBudgetBytes: memoryBudgetBytes, isCancelled: isCancelled)
         let graph: Result<StateGraph, AnalysisRefusal>
         if let rushHour = puzzle.rushHour {
             graph = rushHourGraph(RushHourGeometry(rushHour), limits: limits)
@@ -118,6 +119,8 @@ public enum AnalysisRefusal: Error, Sendable, CustomStringConvertible {
     case overLimitKnown(Int, reachable: Int)
     /// The exploration's tables would pass the budget, with this many states found.
     case overBudget(Int, states: Int)
+    /// The caller's time limit passed, with this many states found.
+    case timedOut(states: Int)
 
     public var description: String {
         switch self {
@@ -126,6 +129,7 @@ public enum AnalysisRefusal: Error, Sendable, CustomStringConvertible {
         case .overLimit(let limit): "more than \(limit) states are reachable: raise --max-states to analyse it whole"
         case .overLimitKnown(let limit, let reachable):
             "\(reachable == .max ? "more than \(Int.max)" : "\(reachable)") states are reachable (half the arrangements of its tiles), more than --max-states \(limit): refused before exploring"
+        case .timedOut(let states): "the time limit passed after \(states) states: raise --timeout to analyse it whole"
         case .overBudget(let budget, let states):
             "its tables would pass the memory budget of \(budget / (1 << 20)) MiB after \(states) states: raise --memory-budget to analyse it whole"
         }
