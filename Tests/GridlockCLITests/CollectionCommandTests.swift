@@ -51,6 +51,12 @@ struct CollectionCommandTests {
         #expect(row.status == 1 && row.stdout.contains("the board is 2x1; boards are 2x2 up to 8x8"), "\(row.stdout)")
         let solved = try GridlockBinary.run(["solve", "a/a"])
         #expect(solved.status == 1 && solved.stdout.contains("every colour is one unit already"), "\(solved.stdout)")
+        // Told from its shape and refused: every kind says why it does not read it, or which does.
+        let none = try GridlockBinary.run(["solve", "hello"])
+        #expect(none.status == 1 && none.stdout.contains("no other kind reads it either: as sudoku,") && none.stdout.contains("; as tiles,")
+            && none.stdout.contains("; as tilt, colour 'h' has one block"), "\(none.stdout)")
+        let other = try GridlockBinary.run(["solve", "a.a"])
+        #expect(other.status == 1 && other.stdout.contains("it reads as a tilt puzzle: give --kind tilt"), "\(other.stdout)")
         // A real board still solves.
         let board = try GridlockBinary.run(["solve", "a.a/.../..."])
         #expect(board.status == 0, "\(board.stderr)")

@@ -18,13 +18,30 @@ public struct ParsedPuzzle: Sendable {
     public static func parse(
         _ record: PuzzleRecord, kind: PuzzleKind? = nil, tileOptions: TileReadOptions = TileReadOptions()
     ) throws(PuzzleInputError) -> ParsedPuzzle {
-        switch kind ?? PuzzleKind.detect(record) {
+        let detected = kind ?? PuzzleKind.detect(record)
+        do {
+            return try parse(record, as: detected, tileOptions: tileOptions)
+        } catch let error where kind == nil && shapeCodes.contains(error.code) {
+            throw error.triedAsEveryKind(record, detected: detected, tileOptions: tileOptions)
+        }
+    }
+
+    static func parse(_ record: PuzzleRecord, as kind: PuzzleKind, tileOptions: TileReadOptions) throws(PuzzleInputError) -> ParsedPuzzle {
+        switch kind {
         case .rushhour: ParsedPuzzle(try RushHourPuzzle.parse(record))
         case .sudoku: ParsedPuzzle(try SudokuPuzzle.parse(record))
         case .tiles: ParsedPuzzle(try TilePuzzle.parse(record, options: tileOptions))
         case .tilt: ParsedPuzzle(try TiltPuzzle.parse(record, asPuzzle: true))
         }
     }
+
+    /// Errors that say the text does not have its kind's shape (characters, lengths, sizes), as
+    /// opposed to a board of that kind that breaks a rule: after these, the other kinds are
+    /// tried, so text that is no puzzle says why it is none of them.
+    static let shapeCodes: Set<String> = [
+        "unknown-character", "bad-character", "bad-digit", "not-a-number", "ragged-rows", "board-length", "wrong-length",
+        "bad-size", "board-size", "wrong-count", "empty", "bad-json", "extra-text", "bad-number", "no-board",
+    ]
 
     /// Reads text holding exactly one puzzle (a command-line argument, a job). `firstLine` is
     /// the line the text starts on in its file, for error messages.
@@ -101,5 +118,26 @@ public struct ParsedPuzzle: Sendable {
         } catch {
             return "\(error)"
         }
+    }
+}
+
+extension PuzzleInputError {
+    /// This error (the detected kind's), with what every other kind says of the same text: a
+    /// kind that reads it is named, so the user can give --kind; otherwise each one's reason.
+    func triedAsEveryKind(_ record: PuzzleRecord, detected: PuzzleKind, tileOptions: TileReadOptions) -> PuzzleInputError {
+        var reasons: [String] = []
+        for other in PuzzleKind.allCases where other != detected {
+            do throws(PuzzleInputError) {
+                _ = try ParsedPuzzle.parse(record, as: other, tileOptions: tileOptions)
+                var named = self
+                named.message += " (read as \(detected.rawValue); it reads as a \(other.rawValue) puzzle: give --kind \(other.rawValue))"
+                return named
+            } catch {
+                reasons.append("as \(other.rawValue), \(error.message)")
+            }
+        }
+        var combined = self
+        combined.message += " (read as \(detected.rawValue); no other kind reads it either: \(reasons.joined(separator: "; ")))"
+        return combined
     }
 }
