@@ -64,6 +64,11 @@ import GridlockWire
         #expect(tables == ["invoices"])
         let journal = try DatabaseQueue(path: other).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(journal == "delete")
+        // As `report` and `export` open it: read-only, and the file byte for byte as it was.
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        #expect(throws: (any Error).self) { _ = try ResultStore(path: other, readOnly: true) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+        #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
 
         let text = Self.temporaryPath()
         try String(repeating: "not a database\n", count: 100).write(toFile: text, atomically: true, encoding: .utf8)
