@@ -82,6 +82,22 @@ struct RushHourValidationTests {
         }
     }
 
+    @Test("JSON block names follow the grid's alphabet: A-Z moves, x or # is fixed; '.', 'o', a newline and emoji are refused")
+    func jsonBlockNames() throws {
+        func board(_ name: String, _ orientation: String) -> String {
+            "{\"width\":6,\"height\":6,\"exit\":{\"side\":\"right\",\"row\":2},\"blocks\":[{\"name\":\"A\",\"row\":2,\"column\":0,\"length\":2,"
+                + "\"orientation\":\"horizontal\"},{\"name\":\"\(name)\",\"row\":0,\"column\":0,\"length\":\(orientation == "fixed" ? 1 : 2),\"orientation\":\"\(orientation)\"}]}"
+        }
+        for (name, orientation) in [(".", "vertical"), ("o", "vertical"), ("\\n", "vertical"), ("😀", "vertical"), ("b", "vertical"), ("B", "fixed")] {
+            #expect(throws: PuzzleInputError.self, "\(name) \(orientation)") { _ = try RushHourPuzzle.parse(board(name, orientation)) }
+            do { _ = try RushHourPuzzle.parse(board(name, orientation)) } catch let error as PuzzleInputError {
+                #expect(error.code == "bad-name" && !error.message.contains("\n"), "\(error)")
+            } catch {}
+        }
+        #expect(try RushHourPuzzle.parse(board("B", "vertical")).blocks.count == 2)
+        #expect(try RushHourPuzzle.parse(board("x", "fixed")).blocks.count == 2)
+    }
+
     @Test("a grid cannot express an overlap: blocks stacked in one column are separate blocks")
     func gridOverlapIsAShape() throws {
         // In a grid each cell holds one letter, so "overlap" can only come from JSON; the grid
