@@ -67,6 +67,8 @@ struct CollectionCommandTests {
         let started = Date()
         let impossible = try GridlockBinary.run(["generate", "rushhour", "--moves", "1000"])
         #expect(impossible.status == 64 && impossible.stderr.contains("no 6x6 board needs more than 51 moves"), "\(impossible.stderr)")
+        let walk = try GridlockBinary.run(["generate", "tiles", "--count", "1", "--moves", "9223372036854775807"])
+        #expect(walk.status == 64 && walk.stderr.contains("--moves must be from 0 to 1000000"), "\(walk.stderr)")
         let tries = try GridlockBinary.run(["generate", "rushhour", "--moves", "50", "--tries", "10", "--threads", "1"])
         #expect(tries.status == 1 && tries.stderr.contains("no board met --moves 50 for puzzle 1 in 10 tries (--tries)"), "\(tries.stderr)")
         let timeout = try GridlockBinary.run(["generate", "tilt", "--moves", "65", "--timeout", "1"])
