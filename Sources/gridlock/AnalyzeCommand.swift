@@ -73,9 +73,7 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let timeout, !(timeout > 0 && timeout <= 1e9) {
-            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(timeout))")
-        }
+        try TimeLimit.check(timeout)
         guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
     }
 
@@ -91,9 +89,8 @@ struct AnalyzeCommand: ParsableCommand {
                 line.kind = puzzle.kind.rawValue
                 line.label = puzzle.label
                 let start = clock.now
-                let deadline = timeout.map { ContinuousClock.now.advanced(by: .milliseconds(Int64($0 * 1_000))) }
-                let timedOut: @Sendable () -> Bool = { deadline.map { ContinuousClock.now >= $0 } ?? false }
-                switch StateSpaceAnalysis.analyze(puzzle, maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes, isCancelled: timedOut) {
+                switch StateSpaceAnalysis.analyze(
+                    puzzle, maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes, isCancelled: TimeLimit.deadline(timeout)) {
                 case .success(let analysis):
                     line.seconds = Double(seconds: start.duration(to: clock.now))
                     line.analysis = analysis

@@ -161,9 +161,7 @@ struct JobOptions: ParsableArguments {
     func validate() throws {
         if let solver { try SolverList.check(solver, kind: reading.puzzleKind) }
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
-        if let timeout, !(timeout > 0 && timeout <= 1e9) {
-            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9")
-        }
+        try TimeLimit.check(timeout)
         if let maxRecordBytes, !(64...(8 << 20)).contains(maxRecordBytes) {
             throw ValidationError("--max-record-bytes must be from 64 to 8388608")
         }

@@ -60,9 +60,7 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (it was \(limit))") }
-        if let timeout, !(timeout > 0 && timeout <= 1e9) {
-            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(timeout))")
-        }
+        try TimeLimit.check(timeout)
     }
 
     func run() throws {
@@ -75,10 +73,7 @@ struct BenchCommand: ParsableCommand {
 
         let budget = memoryBudget.bytes, timeout = timeout
         // Each solve's own deadline, from when it starts.
-        var options: SolveOptions {
-            let deadline = timeout.map { ContinuousClock.now.advanced(by: .milliseconds(Int64($0 * 1_000))) }
-            return SolveOptions(memoryBudgetBytes: budget) { deadline.map { ContinuousClock.now >= $0 } ?? false }
-        }
+        var options: SolveOptions { SolveOptions(memoryBudgetBytes: budget, isCancelled: TimeLimit.deadline(timeout)) }
         let clock = ContinuousClock()
         for record in lines.prefix(warmup) {
             for solver in solvers {

@@ -88,17 +88,11 @@ struct GenerateEffort: ParsableArguments {
 
     func validate() throws {
         if let tries, !(1...1_000_000_000).contains(tries) { throw ValidationError("--tries must be from 1 to 1000000000") }
-        if let timeout, !(timeout > 0 && timeout <= 1e9) {
-            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(timeout))")
-        }
+        try TimeLimit.check(timeout)
     }
 
     /// Whether the run's --timeout has passed, for a generator to poll.
-    func deadline() -> @Sendable () -> Bool {
-        guard let timeout else { return { false } }
-        let end = ContinuousClock.now.advanced(by: .milliseconds(Int64(timeout * 1_000)))
-        return { ContinuousClock.now >= end }
-    }
+    func deadline() -> @Sendable () -> Bool { TimeLimit.deadline(timeout) }
 
     /// Why puzzle `index` (from 0) was not found, `tries` a puzzle.
     func failure(_ target: String, puzzle index: Int, tries: Int, timedOut: Bool) -> CommandFailure {

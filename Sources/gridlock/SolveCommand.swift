@@ -85,9 +85,7 @@ struct SolveCommand: ParsableCommand {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if let maxSteps, maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
-        if let timeout, !(timeout > 0 && timeout <= 1e9) {
-            throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(timeout))")
-        }
+        try TimeLimit.check(timeout)
     }
 
     func run() throws {
