@@ -30,12 +30,14 @@ extension Array {
     /// The bytes this array's buffer holds once `adding` more elements are appended: the
     /// buffer, and when that reallocates it, the old and the new one together. `growth` is how
     /// much bigger the new buffer is: Swift's own appends double it; a search that reserves
-    /// its own steps says its factor. The allocator rounds a buffer up (measured: 2c + 1 where
-    /// c doubles): 16 elements of slack cover that for any element size.
+    /// its own steps says its factor. The allocator rounds a buffer up, and Swift takes what it
+    /// was given: to 16 bytes for small buffers (2c + 1 measured), to a 4 KiB page for the
+    /// large ones it maps (2c + 499 measured at c = 8,194): a page and a little of slack.
     public func bytesHeld(afterAdding adding: Int, growth: Double = 2) -> Int {
         let stride = MemoryLayout<Element>.stride
         guard count + adding > capacity else { return capacity * stride }
-        return (capacity + Swift.max(Int(Double(capacity) * growth) + 16, count + adding)) * stride
+        let slack = (4_096 + 64) / Swift.max(1, stride) + 1
+        return (capacity + Swift.max(Int(Double(capacity) * growth) + slack, count + adding)) * stride
     }
 }
 
