@@ -55,19 +55,19 @@ struct KeyOptions: ParsableArguments {
             return nil
         }
         // At most 4 KiB: a key is 33 bytes, and `--key-file /dev/zero` must not hang.
-        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4_096) else {
+        // An empty file reads as nil data, not an error: it is a file without a key.
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4_096) ?? Data() else {
             throw ValidationError("cannot read the key file \(path): \(String(cString: strerror(errno)))")
         }
         try? handle.close()
-        let text = String(decoding: data, as: UTF8.self)
+        guard let key = ClusterKey(hex: String(decoding: data, as: UTF8.self)) else {
+            throw ValidationError("the key file \(path) must hold one key of 32 hexadecimal digits, as `gridlock key` prints")
+        }
         // As ssh does with private keys: a key others can read is no secret. Said, not refused,
         // so a shared mount with loose modes still runs.
         var status = stat()
-        if warn, stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
+        if warn, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o077 != 0 {
             StandardError.write("\(role): the key file \(path) can be read by other users (mode \(String(status.st_mode & 0o777, radix: 8))): chmod 600 it\n")
-        }
-        guard let key = ClusterKey(hex: text) else {
-            throw ValidationError("the key file \(path) must hold one key of 32 hexadecimal digits, as `gridlock key` prints")
         }
         return key
     }

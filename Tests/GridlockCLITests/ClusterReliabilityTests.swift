@@ -145,6 +145,10 @@ struct ClusterReliabilityTests {
         // An endless file is read no further than a key could be.
         let endless = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--key-file", "/dev/zero"])
         #expect(endless.status == 64 && endless.stderr.contains("must hold one key"), "\(endless.stderr)")
+        let emptyKey = cluster.directory.appendingPathComponent("empty.key").path
+        _ = FileManager.default.createFile(atPath: emptyKey, contents: Data())
+        let empty = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--key-file", emptyKey])
+        #expect(empty.status == 64 && empty.stderr.contains("must hold one key"), "\(empty.stderr)")
         let lines = try ClusterHarness.sample(count: 40)
         try cluster.startSink(extra: ["--key-file", key])
         try cluster.startCoordinator(try cluster.write(lines), extra: ["--key-file", key])
