@@ -86,6 +86,9 @@ public struct BatchReport: Sendable {
 
     public init() {}
 
+    /// The solvers of the rows folded, each once.
+    public var solvers: [String] { Array(Set(variants.map(\.solver))) }
+
     struct Variant: Hashable {
         var kind: PuzzleKind
         var solver: String

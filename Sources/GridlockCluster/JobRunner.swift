@@ -12,7 +12,8 @@ import GridlockWire
 
 public enum JobRunner {
     public static func run(
-        _ job: Job, worker: WorkerIdentity, meter: PeakMemoryMeter, memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes
+        _ job: Job, worker: WorkerIdentity, meter: PeakMemoryMeter, cpuClock: JobCPUClock = JobCPUClock(), waited: Bool = true,
+        memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes
     ) -> JobResult {
         var result = JobResult(answering: job, worker: worker, status: .failed)
         let kind = job.kind
@@ -26,8 +27,15 @@ public enum JobRunner {
         }
         let clock = ContinuousClock()
         meter.begin(now: clock.now)
-        let cpuStart = ThreadClock.cpuSeconds()
+        cpuClock.start(waited: waited)
         let start = clock.now
+        /// Wall and CPU time and peak memory, once the job is done.
+        func measure() {
+            result.seconds = Double(seconds: start.duration(to: clock.now))
+            let usage = ThreadUsage.read()
+            result.cpuSeconds = cpuClock.finish(wall: result.seconds, usage: usage)
+            result.peakRSSBytes = meter.highWaterMarkBytes(after: usage)
+        }
         let puzzle: ParsedPuzzle
         do {
             puzzle = try ParsedPuzzle.parse(job.puzzle, kind: kind, tileOptions: job.options.tileReadOptions, firstLine: job.firstLine)
@@ -43,15 +51,11 @@ public enum JobRunner {
         }
         if job.solver == PuzzleKind.analysisJob {
             analyze(puzzle, job: job, memoryBudgetBytes: memoryBudgetBytes, into: &result)
-            result.seconds = Double(seconds: start.duration(to: clock.now))
-            result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
-            result.peakRSSBytes = meter.highWaterMarkBytes()
+            measure()
             return result
         }
         let solved = puzzle.solve(with: job.solver, options: options)!
-        result.seconds = Double(seconds: start.duration(to: clock.now))
-        result.cpuSeconds = ThreadClock.cpuSeconds() - cpuStart
-        result.peakRSSBytes = meter.highWaterMarkBytes()
+        measure()
         result.status = JobStatus(solved.status)
         if let reason = solved.cutoffReason, solved.status == .cutoff {
             result.error = "cut off (\(reason.rawValue)) after \(solved.statistics.statesStored) states"
@@ -119,15 +123,6 @@ extension String {
     var fileName: Substring {
         guard let colon = lastIndex(of: ":") else { return self[...] }
         return self[..<colon]
-    }
-}
-
-enum ThreadClock {
-    /// CPU seconds used by the calling thread.
-    static func cpuSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 }
 

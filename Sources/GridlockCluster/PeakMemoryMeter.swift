@@ -54,7 +54,7 @@ public final class PeakMemoryMeter: @unchecked Sendable {
         faultsTellGrowth = !hugePages.contains("[always]")
         guard clearRefs >= 0, status >= 0 else { return }
         reset()
-        let rusage = Self.usage()
+        let rusage = ThreadUsage.read()
         let status = statusHighWaterMarkBytes()
         // getrusage = max(floor, mark): above the mark, it is the floor; else the floor is at
         // most the mark.
@@ -77,7 +77,7 @@ public final class PeakMemoryMeter: @unchecked Sendable {
     func reset() {
         guard clearRefs >= 0 else { return }
         resets += 1
-        faultsAtReset = Self.usage().faults
+        faultsAtReset = ThreadUsage.read().faults
         let before = residentBytes()
         _ = write(clearRefs, "5", 1)
         let after = residentBytes()
@@ -85,10 +85,10 @@ public final class PeakMemoryMeter: @unchecked Sendable {
         lastReset = nil
     }
 
-    /// The high-water mark since the last reset, in bytes (0 where /proc is missing).
-    func highWaterMarkBytes() -> Int {
+    /// The high-water mark since the last reset, in bytes (0 where /proc is missing), from the
+    /// thread's usage read after the job.
+    func highWaterMarkBytes(after rusage: ThreadUsage = .read()) -> Int {
         readings += 1
-        let rusage = Self.usage()
         if let peak = Self.faultFreePeak(
             faults: rusage.faults, faultsAtReset: faultsAtReset, residentAtReset: residentAtReset, faultsTellGrowth: faultsTellGrowth
         ) { return peak }
@@ -116,17 +116,6 @@ public final class PeakMemoryMeter: @unchecked Sendable {
     /// status file's.
     static func highWaterMark(rusage: Int, floorBound: Int, status: () -> Int) -> Int {
         rusage > floorBound ? rusage : status()
-    }
-
-    /// Linux's RUSAGE_THREAD (sys/resource.h), which Glibc's module leaves out: it is GNU-only.
-    private static let rusageThread: Int32 = 1
-
-    /// The process's mark (above the exec-time floor) and the calling thread's page faults.
-    /// RUSAGE_THREAD: RUSAGE_SELF sums every thread's CPU time under a lock, at several times the cost.
-    private static func usage() -> (markBytes: Int, faults: Int) {
-        var usage = Glibc.rusage()
-        guard getrusage(Self.rusageThread, &usage) == 0 else { return (0, -1) }
-        return (usage.ru_maxrss * 1024, usage.ru_minflt + usage.ru_majflt)
     }
 
     /// The resident set now, from /proc/self/statm's second field (pages); nil without /proc.

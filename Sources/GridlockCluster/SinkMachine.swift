@@ -77,12 +77,14 @@ public struct SinkMachine {
         var actions: [Action] = []
         if let key {
             // A result without its job's lease was not sent by the worker holding the job, or
-            // answers another job than the one it names: dropped, never stored.
-            for result in results where result.lease != key.lease(answering: result) {
+            // answers another job than the one it names: dropped, never stored. Each lease is
+            // worked out once: it is a hash over the job's text, for every result stored.
+            results.removeAll { result in
+                guard result.lease != key.lease(answering: result) else { return false }
                 let hint = result.lease == 0 ? " (none at all: is the coordinator run without this --key-file?)" : ""
                 actions += refuse(.forged, "a result for job \(result.job) of \(result.batch) from \(result.worker) without its lease\(hint)", now: now)
+                return true
             }
-            results.removeAll { $0.lease != key.lease(answering: $0) }
         }
         guard !results.isEmpty else { return actions }
         if waiting.isEmpty { waitingSince = now }

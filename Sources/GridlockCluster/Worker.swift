@@ -148,9 +148,11 @@ public enum Worker {
     /// The solver thread: solves queued jobs in order until the queue stops.
     private static func runSolver(_ queue: WorkerQueue, identity: WorkerIdentity, meter: PeakMemoryMeter, memoryBudgetBytes: Int) {
         let clock = ContinuousClock()
-        while let job = queue.next() {
+        let cpuClock = JobCPUClock()
+        while let (job, waited) = queue.take() {
             let start = clock.now
-            let result = JobRunner.run(job, worker: identity, meter: meter, memoryBudgetBytes: memoryBudgetBytes)
+            let result = JobRunner.run(
+                job, worker: identity, meter: meter, cpuClock: cpuClock, waited: waited, memoryBudgetBytes: memoryBudgetBytes)
             queue.finished(result, seconds: Double(seconds: start.duration(to: clock.now)))
         }
     }

@@ -99,9 +99,17 @@ final class WorkerQueue: @unchecked Sendable {
     // MARK: The solver thread
 
     /// The next job, waiting for one; nil once stopped.
-    func next() -> Job? {
+    func next() -> Job? { take()?.job }
+
+    /// The next job, and whether the thread had to wait for it (slept, so its CPU clock must
+    /// be read: JobCPUClock); nil once stopped.
+    func take() -> (job: Job, waited: Bool)? {
         condition.withLock {
-            while head == queued.count, !stopped { condition.wait() }
+            var waited = false
+            while head == queued.count, !stopped {
+                waited = true
+                condition.wait()
+            }
             guard !stopped else { return nil }
             let job = queued[head]
             head += 1
@@ -112,7 +120,7 @@ final class WorkerQueue: @unchecked Sendable {
                 head = 0
             }
             running = job.id
-            return job
+            return (job, waited)
         }
     }
 

@@ -34,15 +34,38 @@ public struct SipHash24: Sendable {
     }
 
     public mutating func combine<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            tail |= UInt64(byte) << UInt64(8 * tailCount)
-            tailCount += 1
-            length += 1
-            if tailCount == 8 {
-                compress(tail)
-                tail = 0
-                tailCount = 0
-            }
+        // Arrays and other contiguous bytes take the word-at-a-time path: byte by byte through
+        // the generic iterator, tags and leases were 0.7 µs of every result the sink stored.
+        if bytes.withContiguousStorageIfAvailable({ combine(UnsafeRawBufferPointer($0)) }) != nil { return }
+        for byte in bytes { combine(byte) }
+    }
+
+    /// Bytes in memory: eight at a time, as little-endian words, once the tail is whole.
+    public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while tailCount != 0, offset < bytes.count {
+            combine(bytes[offset])
+            offset += 1
+        }
+        while bytes.count - offset >= 8 {
+            compress(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
+            length += 8
+        }
+        while offset < bytes.count {
+            combine(bytes[offset])
+            offset += 1
+        }
+    }
+
+    private mutating func combine(_ byte: UInt8) {
+        tail |= UInt64(byte) << UInt64(8 * tailCount)
+        tailCount += 1
+        length += 1
+        if tailCount == 8 {
+            compress(tail)
+            tail = 0
+            tailCount = 0
         }
     }
 

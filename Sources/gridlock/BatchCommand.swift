@@ -114,9 +114,10 @@ struct BatchCommand: ParsableCommand {
             throw ExitCode(128 + signal)
         }
         guard final.read > 0 else { throw ValidationError("no puzzles in the input") }
-        try store.recordTotal(batch: name, jobs: final.read)
+        let streamedTables = outcome.streamed.finished(jobs: final.read, storedBefore: final.storedBefore, changed: final.changed)
+        try store.recordTotal(batch: name, jobs: final.read, solvers: streamedTables?.solvers)
         let tally: BatchTally
-        if let tables = outcome.streamed.finished(jobs: final.read, storedBefore: final.storedBefore, changed: final.changed) {
+        if let tables = streamedTables {
             print(try ReportPrinter.render(outcome.streamed, tables: tables, store: store, format: format))
             tally = outcome.streamed.tally
         } else {

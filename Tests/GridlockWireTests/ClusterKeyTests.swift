@@ -19,6 +19,23 @@ import Testing
         #expect(pieces.finalize() == 0xA129_CA61_49BE_45E5)
     }
 
+    @Test("bytes in memory (word at a time) hash as the same bytes one at a time, at every length and split")
+    func wordPathMatchesBytePath() {
+        let message = (0..<70).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...message.count {
+            let bytes = Array(message[..<length])
+            // A lazy map has no contiguous storage: it takes the byte-at-a-time path.
+            let oneByOne = SipHash24.tag(bytes.lazy.map { $0 }, key: Self.paperKey)
+            #expect(SipHash24.tag(bytes, key: Self.paperKey) == oneByOne, "length \(length)")
+            for split in [1, 3, 7, 8, 9].filter({ $0 < length }) {
+                var pieces = SipHash24(key: Self.paperKey)
+                pieces.combine(bytes[..<split])
+                pieces.combine(bytes[split...])
+                #expect(pieces.finalize() == oneByOne, "length \(length) split at \(split)")
+            }
+        }
+    }
+
     @Test("a key reads back from the 32 hex digits it prints; anything else is refused")
     func keyText() {
         let key = ClusterKey.random()

@@ -62,13 +62,19 @@ struct RushHourGeometry: Sendable {
             let line = block.orientation == .vertical ? puzzle.height : puzzle.width
             positionCount.append(line - block.length + 1)
             lines.append(BlockLine(block, lineLength: line))
+            // The block's cells as one run of bits, slid along its line: a row's cells are
+            // neighbouring bits, a column's are a byte apart (and the other way round when
+            // transposed). Arithmetic, not `cells`: this runs for every job of a batch.
+            let across = UInt64(1) << UInt64(block.length) - 1
+            let down = (0..<block.length).reduce(UInt64(0)) { $0 | 1 << UInt64($1 * Self.stride) }
+            let vertical = block.orientation == .vertical
             for position in 0..<(line - block.length + 1) {
                 var moved = block
                 moved.position = position
-                masks[i * Self.stride + position] = moved.cells.reduce(0) { $0 | Self.bit(row: $1.row, column: $1.column) }
-                transposedMasks[i * Self.stride + position] = moved.cells.reduce(0) {
-                    $0 | Self.bit(row: $1.column, column: $1.row)
-                }
+                let origin = Self.bit(row: moved.row, column: moved.column)
+                let transposedOrigin = Self.bit(row: moved.column, column: moved.row)
+                masks[i * Self.stride + position] = (vertical ? down : across) &* origin
+                transposedMasks[i * Self.stride + position] = (vertical ? across : down) &* transposedOrigin
             }
             startKey |= UInt64(block.position) << UInt64(i * Self.bitsPerBlock)
         }
