@@ -41,14 +41,17 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        // The command-line front end: parse, wire, run.
-        .executableTarget(
-            name: "gridlock",
+        // The command-line front end: parse, wire, run. A library, so that the fuzzer reaches
+        // its option parsing and its database reading.
+        .target(
+            name: "GridlockCommands",
             dependencies: [
                 "GridlockCore", "GridlockCluster", "GridlockWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The executable: it only calls GridlockCommands.
+        .executableTarget(name: "gridlock", dependencies: ["GridlockCommands"]),
         // The hostile peers of scripts/chaos: forged and junk frames against the roles.
         .executableTarget(
             name: "gridlock-chaos",
@@ -60,7 +63,11 @@ let package = Package(
         // The fuzz target of scripts/fuzz (libFuzzer); built plainly, it replays saved inputs.
         .executableTarget(
             name: "gridlock-fuzz",
-            dependencies: ["GridlockWire", "GridlockCluster"]
+            dependencies: [
+                "GridlockWire", "GridlockCluster", "GridlockCommands", "GridlockCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "GridlockCoreTests",

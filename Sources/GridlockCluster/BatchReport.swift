@@ -51,13 +51,16 @@ public struct BatchReport: Sendable {
             byStatus[Int(job.status.wireCode)] += 1
             if job.contradictsExpected { wrong += 1 }
             if job.status.ranSolver {
-                _ = times.record(UInt64(max(0, (job.seconds * 1e6).rounded())))
+                // A time out of range (a hostile worker's, or another program's row) is
+                // clamped, never converted unchecked: the tables must not trap.
+                let time = JobSummary.plausibleSeconds.clamping(job.seconds)
+                _ = times.record(UInt64((time * 1e6).rounded()))
                 timed += 1
-                seconds += job.seconds
+                seconds += time
             }
-            examinedSum += job.examined
+            examinedSum = examinedSum.saturatingSum(max(0, job.examined))
             examinedMax = max(examinedMax, job.examined)
-            memorySum += job.peakRSSBytes
+            memorySum = memorySum.saturatingSum(max(0, job.peakRSSBytes))
             memoryMax = max(memoryMax, job.peakRSSBytes)
         }
 
@@ -165,5 +168,21 @@ public struct BatchReport: Sendable {
             }
         }
         return rows(hosts, kind: "host") + rows(workers, kind: "worker")
+    }
+}
+
+extension Int {
+    /// The sum, or the largest Int where it would overflow: millions of rows of another
+    /// program's Int.max add up to a table, not a trap.
+    func saturatingSum(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+}
+
+extension ClosedRange where Bound == Double {
+    /// The value within the range; NaN is the lower bound.
+    func clamping(_ value: Double) -> Double {
+        value.isNaN ? lowerBound : Swift.min(Swift.max(value, lowerBound), upperBound)
     }
 }

@@ -60,9 +60,10 @@ extension ResultStore {
                     FROM results WHERE batch = ? GROUP BY status
                     """, arguments: [batch])
             for row in rows {
-                let name: String = row[0]
-                let count: Int = row[1]
-                let wrong: Int = row[2]
+                // A status another program stored as NULL or a number is no status this build knows.
+                let name = (try? row.decode(String?.self, atIndex: 0)) ?? nil ?? ""
+                let count: Int = try row.decode(atIndex: 1)
+                let wrong: Int = try row.decode(Int?.self, atIndex: 2) ?? 0
                 // A status this build does not know counts as failed: never as success.
                 tally.byStatus[JobStatus(rawValue: name) ?? .failed, default: 0] += count
                 tally.wrong += wrong

@@ -82,8 +82,9 @@ public final class PuzzleCollection: Sendable {
                 arguments: kind.map { [$0.rawValue] } ?? [])
             return try rows.map { row in
                 Entry(
-                    id: row["id"], kind: row["kind"], text: row["text"], label: row["label"], source: row["source"],
-                    analysis: try JSONDecoder().decode(StateSpaceAnalysis.self, from: Data((row["analysis"] as String).utf8)))
+                    id: try row.decode(forColumn: "id"), kind: try row.decode(forColumn: "kind"), text: try row.decode(forColumn: "text"),
+                    label: try row.decode(forColumn: "label"), source: try row.decode(forColumn: "source"),
+                    analysis: try JSONDecoder().decode(StateSpaceAnalysis.self, from: Data((try row.decode(String.self, forColumn: "analysis")).utf8)))
             }
         }
     }

@@ -191,7 +191,8 @@ public final class ResultStore: Sendable {
             arguments: [batch, job])!
         // A status this build does not know counts as failed: never as success.
         return StoredJob(
-            job: job, fingerprint: JobFingerprint(storedValue: row[0]), status: JobStatus(rawValue: row[1]) ?? .failed, wrong: row[2])
+            job: job, fingerprint: JobFingerprint(storedValue: try row.decode(atIndex: 0)),
+            status: JobStatus(rawValue: try row.decode(atIndex: 1)) ?? .failed, wrong: try row.decode(atIndex: 2))
     }
 
     /// The stored jobs of a batch numbered `from` or more, at most `limit`, in order.
@@ -203,8 +204,8 @@ public final class ResultStore: Sendable {
             ).map { row in
                 // A status this build does not know counts as failed: never as success.
                 StoredJob(
-                    job: row[0], fingerprint: JobFingerprint(storedValue: row[1]),
-                    status: JobStatus(rawValue: row[2]) ?? .failed, wrong: row[3])
+                    job: try row.decode(atIndex: 0), fingerprint: JobFingerprint(storedValue: try row.decode(atIndex: 1)),
+                    status: JobStatus(rawValue: try row.decode(atIndex: 2)) ?? .failed, wrong: try row.decode(atIndex: 3))
             }
         }
     }
@@ -248,14 +249,27 @@ public final class ResultStore: Sendable {
                     """,
                 arguments: arguments)
             while let row = try cursor.next() {
+                // `typeof` always gives text; the rest may hold anything another program wrote.
                 let types: [String] = (0..<UndecodableRow.numericColumns.count).map { row[12 + $0] }
-                if let reason = UndecodableRow.reason(kind: row[0], status: row[2], types: types) {
-                    undecodable(UndecodableRow(batch: row[10], job: row[11], reason: reason))
+                let summary: JobSummary
+                do {
+                    if let reason = UndecodableRow.reason(kind: try row.decode(atIndex: 0), status: try row.decode(atIndex: 2), types: types) {
+                        throw UndecodableRow.Reason(reason)
+                    }
+                    summary = JobSummary(
+                        kind: PuzzleKind(rawValue: try row.decode(atIndex: 0))!, solver: try row.decode(atIndex: 1),
+                        status: JobStatus(rawValue: try row.decode(atIndex: 2))!, moves: try row.decode(atIndex: 3),
+                        expectedMoves: try row.decode(atIndex: 4), seconds: try row.decode(atIndex: 5), examined: try row.decode(atIndex: 6),
+                        peakRSSBytes: try row.decode(atIndex: 7), host: try row.decode(atIndex: 8), worker: try row.decode(atIndex: 9))
+                    if let implausibility = summary.implausibility { throw UndecodableRow.Reason(implausibility) }
+                } catch {
+                    // Named by its batch and job, as well as they can be read.
+                    let batch = (try? row.decode(String?.self, atIndex: 10)) ?? nil
+                    let job = (try? row.decode(Int?.self, atIndex: 11)) ?? nil
+                    undecodable(UndecodableRow(batch: batch ?? "(unreadable)", job: job ?? -1, reason: "\(error)"))
                     continue
                 }
-                try body(JobSummary(
-                    kind: PuzzleKind(rawValue: row[0])!, solver: row[1], status: JobStatus(rawValue: row[2])!, moves: row[3],
-                    expectedMoves: row[4], seconds: row[5], examined: row[6], peakRSSBytes: row[7], host: row[8], worker: row[9]))
+                try body(summary)
             }
         }
     }
@@ -268,7 +282,7 @@ public final class ResultStore: Sendable {
             return try Row.fetchAll(
                 db, sql: "SELECT * FROM results WHERE status IN ('invalid', 'failed') \(filter) ORDER BY batch, job LIMIT ?",
                 arguments: arguments
-            ).map(StoredResult.init(row:))
+            ).map { try StoredResult(row: $0) }
         }
     }
 
@@ -276,18 +290,21 @@ public final class ResultStore: Sendable {
     public func problems(batch: String, jobs: [Int]) throws -> [StoredResult] {
         try queue.read { db in
             try jobs.sorted().compactMap { job in
-                try Row.fetchOne(db, sql: "SELECT * FROM results WHERE batch = ? AND job = ?", arguments: [batch, job]).map(StoredResult.init(row:))
+                try Row.fetchOne(db, sql: "SELECT * FROM results WHERE batch = ? AND job = ?", arguments: [batch, job]).map { try StoredResult(row: $0) }
             }
         }
     }
 
     public func batches() throws -> [BatchEnvironment] {
         try queue.read { db in
+            // `decode` throws, naming the column, where another program stored what a field
+            // cannot hold; the subscript would trap.
             try Row.fetchAll(db, sql: "SELECT * FROM batches ORDER BY started").map { row in
                 BatchEnvironment(
-                    id: row["id"], started: row["started"], host: row["host"], cores: row["cores"],
-                    configuration: row["configuration"], revision: row["revision"], solvers: row["solvers"],
-                    jobs: row["jobs"])
+                    id: try row.decode(forColumn: "id"), started: try row.decode(forColumn: "started"), host: try row.decode(forColumn: "host"),
+                    cores: try row.decode(forColumn: "cores"), configuration: try row.decode(forColumn: "configuration"),
+                    revision: try row.decode(forColumn: "revision"), solvers: try row.decode(forColumn: "solvers"),
+                    jobs: try row.decode(forColumn: "jobs"))
             }
         }
     }
@@ -343,31 +360,32 @@ public struct StoredResult: Sendable, Hashable, Codable {
     public var expectedMoves: Int?
     public var fingerprint: String
 
-    init(row: Row) {
-        batch = row["batch"]
-        job = row["job"]
-        kind = row["kind"]
-        puzzle = row["puzzle"]
-        solver = row["solver"]
-        source = row["source"]
-        status = row["status"]
-        moves = row["moves"]
-        solution = row["solution"]
-        cluster = row["cluster"]
-        error = row["error"]
-        attempts = row["attempt"]
-        worker = row["worker"]
-        host = row["host"]
-        examined = row["examined"]
-        enqueued = row["enqueued"]
-        maxQueue = row["max_queue"]
-        statesStored = row["states"]
-        memoryBytes = row["memory_bytes"]
-        seconds = row["seconds"]
-        cpuSeconds = row["cpu_seconds"]
-        peakRSSBytes = row["peak_rss_bytes"]
-        expectedMoves = row["expected_moves"]
-        fingerprint = JobFingerprint(storedValue: row["fingerprint"]).description
+    /// Throws, naming the column, where another program stored what this field cannot hold.
+    init(row: Row) throws {
+        batch = try row.decode(forColumn: "batch")
+        job = try row.decode(forColumn: "job")
+        kind = try row.decode(forColumn: "kind")
+        puzzle = try row.decode(forColumn: "puzzle")
+        solver = try row.decode(forColumn: "solver")
+        source = try row.decode(forColumn: "source")
+        status = try row.decode(forColumn: "status")
+        moves = try row.decode(forColumn: "moves")
+        solution = try row.decode(forColumn: "solution")
+        cluster = try row.decode(forColumn: "cluster")
+        error = try row.decode(forColumn: "error")
+        attempts = try row.decode(forColumn: "attempt")
+        worker = try row.decode(forColumn: "worker")
+        host = try row.decode(forColumn: "host")
+        examined = try row.decode(forColumn: "examined")
+        enqueued = try row.decode(forColumn: "enqueued")
+        maxQueue = try row.decode(forColumn: "max_queue")
+        statesStored = try row.decode(forColumn: "states")
+        memoryBytes = try row.decode(forColumn: "memory_bytes")
+        seconds = try row.decode(forColumn: "seconds")
+        cpuSeconds = try row.decode(forColumn: "cpu_seconds")
+        peakRSSBytes = try row.decode(forColumn: "peak_rss_bytes")
+        expectedMoves = try row.decode(forColumn: "expected_moves")
+        fingerprint = JobFingerprint(storedValue: try row.decode(forColumn: "fingerprint")).description
     }
 }
 
@@ -397,9 +415,26 @@ public struct UndecodableRow: Sendable, CustomStringConvertible {
     }
 
     public var description: String { "batch \(batch) job \(job): \(reason)".printable }
+
+    /// Why a row is left out, as an error: its text is the reason.
+    struct Reason: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
 }
 
 public struct JobSummary: Sendable {
+    /// Times a job can have taken, in seconds: up to about 31 years.
+    static let plausibleSeconds = 0.0...1e9
+
+    /// What no run of Gridlock stores: a time out of range, a negative count.
+    var implausibility: String? {
+        if !Self.plausibleSeconds.contains(seconds) { return "seconds holds \(seconds), not a time from 0 to 1e9" }
+        if examined < 0 { return "examined holds \(examined), not a count" }
+        if peakRSSBytes < 0 { return "peak_rss_bytes holds \(peakRSSBytes), not a size" }
+        return nil
+    }
+
     public var kind: PuzzleKind
     public var solver: String
     public var status: JobStatus

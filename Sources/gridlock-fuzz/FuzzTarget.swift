@@ -86,17 +86,31 @@ enum FuzzTarget {
 
 /// Which target an input is for: the wire (the default) or, with GRIDLOCK_FUZZ_TARGET=parsers
 /// or a saved input named `parsers-...`, the parsers (ParserTarget.swift).
-enum FuzzTargetChoice {
-    static let parsers = getenv("GRIDLOCK_FUZZ_TARGET").map { String(cString: $0) == "parsers" } ?? false
+/// Which target a run fuzzes: GRIDLOCK_FUZZ_TARGET names it (the wire by default); a saved
+/// input names it by its file's prefix (`parsers-`, `options-`, `database-`; none: the wire).
+enum FuzzTargetChoice: String, CaseIterable {
+    case wire, parsers, options, database
 
-    static func run(_ input: [UInt8], parsers: Bool = FuzzTargetChoice.parsers) {
-        if parsers { ParserTarget.run(input) } else { FuzzTarget.run(input) }
+    static let chosen = getenv("GRIDLOCK_FUZZ_TARGET").flatMap { FuzzTargetChoice(rawValue: String(cString: $0)) } ?? .wire
+
+    /// The target a saved input was found by.
+    init(fileName: String) {
+        self = Self.allCases.first { $0 != .wire && fileName.hasPrefix($0.rawValue + "-") } ?? .wire
+    }
+
+    func run(_ input: [UInt8]) {
+        switch self {
+        case .wire: FuzzTarget.run(input)
+        case .parsers: ParserTarget.run(input)
+        case .options: OptionsTarget.run(input)
+        case .database: DatabaseTarget.run(input)
+        }
     }
 }
 
 #if FUZZING
 func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    FuzzTargetChoice.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    FuzzTargetChoice.chosen.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
 }
 

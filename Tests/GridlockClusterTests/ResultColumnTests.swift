@@ -88,15 +88,38 @@ import GridlockWire
             try db.execute(sql: "UPDATE results SET moves = 'abc' WHERE job = 2")
             try db.execute(sql: "UPDATE results SET seconds = x'00' WHERE job = 3")
             try db.execute(sql: "UPDATE results SET kind = 'chess' WHERE job = 4")
+            // Numbers no run stores (the fuzzer's first find: a time past UInt64 in microseconds trapped).
+            try db.execute(sql: "UPDATE results SET seconds = 1e300 WHERE job = 5")
+            try db.execute(sql: "UPDATE results SET examined = -5 WHERE job = 0")
         }
         var summaries = 0
         var undecodable: [UndecodableRow] = []
         try store.forEachSummary(batch: nil, undecodable: { undecodable.append($0) }) { _ in summaries += 1 }
-        #expect(summaries == 2)
+        #expect(summaries == 0)
         #expect(undecodable.map(\.description) == [
+            "batch b job 0: examined holds -5, not a count",
             "batch b job 1: status 'weird' is not one this build knows", "batch b job 2: moves holds text, not a number",
             "batch b job 3: seconds holds blob, not a number", "batch b job 4: kind 'chess' is not one this build knows",
+            "batch b job 5: seconds holds 1e+300, not a time from 0 to 1e9",
         ])
+    }
+
+    @Test("a batch record another program left without its id is an error naming the column, never a trap")
+    func undecodableBatchRecordThrows() throws {
+        let path = Self.temporaryPath()
+        let store = try ResultStore(path: path)
+        _ = try store.store(Array(StreamedReportTests.results(batch: "b").prefix(2)))
+        try DatabaseQueue(path: path).write { db in
+            // A TEXT primary key takes NULL in SQLite: the fuzzer's second find.
+            try db.execute(sql: "INSERT INTO batches VALUES (NULL, 's', 'h', 2, 'release', 'r', 'bfs', 2)")
+            try db.execute(sql: "UPDATE results SET status = x'ff' WHERE job = 1")
+            try db.execute(sql: "UPDATE results SET moves = 'abc' WHERE job = 0")
+        }
+        #expect { _ = try store.batches() } throws: { "\($0)".contains("column: \"id\"") }
+        // Job 0 is a problem (invalid) whose moves are text: an error, not a trap.
+        #expect { _ = try store.problems(batch: nil, limit: 10) } throws: { "\($0)".contains("moves") }
+        // The tally counts a status it cannot read as failed, never as success.
+        #expect(try store.tally(batch: "b").byStatus[.failed] == 1)
     }
 
     @Test("a database whose results table differs from the list is refused at open, naming the column")

@@ -29,6 +29,21 @@ import GridlockWire
         }
     }
 
+    @Test("times and counts no honest worker sends (NaN, infinity, 1e300 s, Int.max states) fold without a trap")
+    func hostileNumbersFold() {
+        var report = BatchReport()
+        for seconds in [Double.nan, .infinity, -.infinity, 1e300, -1, 0.5] {
+            report.add(JobSummary(
+                kind: .rushhour, solver: "bfs", status: .solved, moves: 3, expectedMoves: 3, seconds: seconds, examined: .max,
+                peakRSSBytes: .max, host: "h", worker: "h:1"))
+        }
+        let all = report.rows.first { $0[2] == "all" }
+        #expect(all?[3] == "6")
+        // The states examined saturate at Int.max rather than overflow.
+        #expect(all?[15] == (Int.max / 6).grouped)
+        #expect(all?[16] == Int.max.grouped)
+    }
+
     @Test("stored out of order, with duplicates: the folded tables equal the tables read back")
     func foldEqualsReadBack() throws {
         let store = try ResultStore(path: ResultColumnTests.temporaryPath())

@@ -1,10 +1,12 @@
-// `gridlock`: parse, wire, run. Everything testable lives in GridlockCore.
+// `gridlock`'s command tree: parse, wire, run. Everything testable lives in GridlockCore and
+// GridlockCluster; the executable only calls `main`.
 
 import ArgumentParser
 
-@main
-struct Gridlock: ParsableCommand {
-    static func main() {
+public struct Gridlock: ParsableCommand {
+    public init() {}
+
+    public static func main() {
         PatternDatabaseCache.installLoader()
         do {
             var command = try parseAsRoot()
@@ -14,7 +16,7 @@ struct Gridlock: ParsableCommand {
         }
     }
 
-    static let configuration = CommandConfiguration(
+    public static let configuration = CommandConfiguration(
         abstract: "Solve sliding-block puzzles in batches, fast, with statistics you can trust.",
         discussion: """
             Puzzles are Unblock Me / Rush Hour boards, in any of three formats:
