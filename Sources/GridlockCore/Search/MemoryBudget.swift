@@ -8,11 +8,13 @@
 import Foundation
 
 extension SolveOptions {
-    /// A quarter of this machine's memory: a default that leaves room for the rest of the
-    /// machine, and for other solves beside this one.
-    public static let quarterOfPhysicalMemory: Int = {
-        let bytes = Int(clamping: ProcessInfo.processInfo.physicalMemory)
-        return bytes > 0 ? bytes / 4 : 1 << 30
+    /// A quarter of the memory this process may use (the machine's, or its control group's
+    /// limit where that is smaller: ControlGroupMemory): a default that leaves room for the
+    /// rest of the machine, and for other solves beside this one.
+    public static let quarterOfAvailableMemory: Int = {
+        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        let available = min(physical > 0 ? physical : 4 << 30, ControlGroupMemory.limit() ?? .max)
+        return max(1 << 20, available / 4)
     }()
 
     /// States one expansion can add, at most: a Rush Hour state has at most 18 blocks of 7

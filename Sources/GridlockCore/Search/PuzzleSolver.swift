@@ -18,8 +18,8 @@ public struct SolveOptions: Sendable {
     public var memoryBudgetBytes: Int
     public var isCancelled: @Sendable () -> Bool
 
-    /// A quarter of the machine's memory.
-    public static let defaultMemoryBudgetBytes = quarterOfPhysicalMemory
+    /// A quarter of the memory this process may use (the machine's, or its control group's).
+    public static let defaultMemoryBudgetBytes = quarterOfAvailableMemory
 
     public static let defaultMaxStates = 50_000_000
 

@@ -9,7 +9,7 @@
 // is exactly F + B + 1.
 //
 // On the 15-puzzle each side stores about 2.13^(d/2) states for a d-move solution: ~8 million
-// for 40 moves, ~350 million for 50. The memory budget (a quarter of the machine's memory unless given) stops the search
+// for 40 moves, ~350 million for 50. The memory budget (a quarter of the available memory unless given) stops the search
 // with `cutoff`, reason `memory-budget`, before the tables outgrow it, rather than swap.
 
 public struct TileBidirectionalSolver: PuzzleSolver {
