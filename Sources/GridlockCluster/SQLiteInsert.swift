@@ -10,10 +10,17 @@ struct SQLiteInsert: ~Copyable {
     private let connection: OpaquePointer
     private let statement: OpaquePointer
     private var index: Int32 = 0
+    /// The row's text, copied here and bound in place (SQLITE_STATIC) until the row has run:
+    /// SQLite's own copy of each of a row's texts was a malloc and a free apiece. A text that
+    /// does not fit gets its own buffer, freed with the row.
+    private let arena: UnsafeMutableRawBufferPointer
+    private var used = 0
+    private var oversized: [UnsafeMutableRawBufferPointer] = []
+    private static let arenaBytes = 64 << 10
 
-    /// SQLite copies bound text before the call returns (SQLITE_TRANSIENT, a macro Swift does
-    /// not import).
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// SQLite reads bound text in place, until the statement is reset (SQLITE_STATIC, a macro
+    /// Swift does not import).
+    private static let inPlace = unsafeBitCast(0, to: sqlite3_destructor_type.self)
 
     init(_ db: Database, sql: String) throws {
         connection = db.sqliteConnection!
@@ -23,10 +30,13 @@ struct SQLiteInsert: ~Copyable {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
         }
         statement = prepared
+        arena = .allocate(byteCount: Self.arenaBytes, alignment: 16)
     }
 
     deinit {
         sqlite3_finalize(statement)
+        arena.deallocate()
+        for buffer in oversized { buffer.deallocate() }
     }
 
     mutating func bind(_ value: Int?) {
@@ -50,16 +60,21 @@ struct SQLiteInsert: ~Copyable {
             sqlite3_bind_null(statement, index)
             return
         }
-        // An empty string's buffer may have no address.
-        if value.isEmpty {
-            sqlite3_bind_text(statement, index, "", 0, Self.transient)
-            return
-        }
-        value.withUTF8 { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) {
-                sqlite3_bind_text(statement, index, $0.baseAddress!, Int32($0.count), Self.transient)
+        let copy: UnsafeMutableRawBufferPointer = value.withUTF8 { bytes in
+            // At least a byte: an empty text still needs an address.
+            let count = max(1, bytes.count)
+            let target: UnsafeMutableRawBufferPointer
+            if used + count <= arena.count {
+                target = UnsafeMutableRawBufferPointer(rebasing: arena[used..<(used + count)])
+                used += count
+            } else {
+                target = .allocate(byteCount: count, alignment: 1)
+                oversized.append(target)
             }
+            target.copyMemory(from: UnsafeRawBufferPointer(bytes))
+            return UnsafeMutableRawBufferPointer(rebasing: target[0..<bytes.count])
         }
+        sqlite3_bind_text(statement, index, copy.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(copy.count), Self.inPlace)
     }
 
     /// Runs the row bound since the last call; returns how many rows it changed (0 when
@@ -68,6 +83,10 @@ struct SQLiteInsert: ~Copyable {
         defer {
             sqlite3_reset(statement)
             index = 0
+            // Reset: SQLite holds no pointer into the row's text now.
+            used = 0
+            for buffer in oversized { buffer.deallocate() }
+            oversized.removeAll(keepingCapacity: true)
         }
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE else {

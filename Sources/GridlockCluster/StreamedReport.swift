@@ -24,6 +24,7 @@ public struct StreamedReport: Sendable {
     public static let problemLimit = 50
     /// Each solver's first job: the job-ordered read meets solvers in this order.
     private var firstJob: [BatchReport.Variant: Int] = [:]
+    private var lastWorker: (identity: WorkerIdentity, name: String)?
 
     public init(batch: String) {
         self.batch = batch
@@ -38,7 +39,10 @@ public struct StreamedReport: Sendable {
     }
 
     mutating func add(_ result: JobResult) {
-        let summary = JobSummary(result)
+        // A worker's name is text made from its host and pid: made once per run of its results,
+        // not for each of millions.
+        if lastWorker?.identity != result.worker { lastWorker = (result.worker, result.worker.description) }
+        let summary = JobSummary(result, workerName: lastWorker!.name)
         rows += 1
         report.add(summary)
         tally.add(status: result.status, wrong: summary.contradictsExpected)
@@ -66,10 +70,10 @@ public struct StreamedReport: Sendable {
 
 extension JobSummary {
     /// The summary of the row a result makes (ResultColumn's values for these columns).
-    init(_ result: JobResult) {
+    init(_ result: JobResult, workerName: String) {
         self.init(
             kind: result.kind, solver: result.solver, status: result.status, moves: result.moves, expectedMoves: result.expectedMoves,
             seconds: result.seconds, examined: result.examined, peakRSSBytes: result.peakRSSBytes, host: result.worker.host,
-            worker: result.worker.description)
+            worker: workerName)
     }
 }

@@ -13,6 +13,26 @@ import GridlockWire
         FileManager.default.temporaryDirectory.appendingPathComponent("columns-\(UUID().uuidString).sqlite").path
     }
 
+    @Test("texts are stored whole: empty, non-ASCII, and longer than the insert's 64 KiB row buffer, many rows in a row")
+    func textsSurviveTheRowBuffer() throws {
+        let store = try ResultStore(path: Self.temporaryPath())
+        let long = String(repeating: "A B, ", count: 40_000)
+        let texts = ["", "é→✓", long, "short", long + "end", ""]
+        let results = texts.enumerated().map { index, text in
+            var result = JobResult(
+                answering: Job(batch: "b", id: index, attempt: 1, kind: .rushhour, puzzle: "p\(text.prefix(3))", solver: "bfs", maxStates: 9,
+                               timeoutSeconds: nil, source: "f:\(index + 1)"),
+                worker: WorkerIdentity(host: "h", pid: 1), status: .failed)
+            result.error = text
+            result.solution = String(text.reversed())
+            return result
+        }
+        _ = try store.store(results)
+        let stored = try store.problems(batch: "b", limit: 10)
+        #expect(stored.map(\.error) == texts)
+        #expect(stored.map(\.solution) == texts.map { String($0.reversed()) })
+    }
+
     @Test("a new database has exactly the listed columns, and a row stored and exported carries every one")
     func storeAndExportFollowTheList() throws {
         let store = try ResultStore(path: Self.temporaryPath())
