@@ -6,8 +6,12 @@ RUN apt-get update && apt-get install -y --no-install-recommends libzmq3-dev lib
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+COPY Plugins ./Plugins
 COPY Tests ./Tests
-RUN swift build -c release --product gridlock
+# The build context has no .git: the revision is given (docker build --build-arg
+# GRIDLOCK_REVISION=$(git rev-parse HEAD) .) and compiled in; `gridlock --version` prints it.
+ARG GRIDLOCK_REVISION=unknown
+RUN GRIDLOCK_REVISION=$GRIDLOCK_REVISION swift build -c release --product gridlock
 
 FROM swift:6.1-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends libzmq5 libsqlite3-0 \

@@ -22,6 +22,10 @@ let package = Package(
         .target(name: "GridlockCore", dependencies: ["GridlockKinds"]),
         // The kinds of puzzle and of job outcome, as types the core, the wire and the store share.
         .target(name: "GridlockKinds"),
+        // The revision the binary was built from, compiled in by BuildInfoPlugin (git at build
+        // time, never at run time).
+        .target(name: "GridlockBuildInfo", plugins: ["BuildInfoPlugin"]),
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         // The wire protocol in one place: message types and their codec. Pure.
         .target(name: "GridlockWire", dependencies: ["GridlockKinds"]),
         // libzmq's C API, from Debian's libzmq3-dev (headers in /usr/include; pkg-config's
@@ -35,7 +39,7 @@ let package = Package(
         .target(
             name: "GridlockCluster",
             dependencies: [
-                "GridlockCore", "GridlockWire", "ZeroMQ", "CProcessControl",
+                "GridlockCore", "GridlockWire", "ZeroMQ", "CProcessControl", "GridlockBuildInfo",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -46,7 +50,7 @@ let package = Package(
         .target(
             name: "GridlockCommands",
             dependencies: [
-                "GridlockCore", "GridlockCluster", "GridlockWire",
+                "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

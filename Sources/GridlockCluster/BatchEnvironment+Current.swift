@@ -2,17 +2,15 @@
 // are never mixed up unknowingly.
 
 import Foundation
+import GridlockBuildInfo
 
 extension BatchEnvironment {
     public static func current(batch: String, solvers: [String], jobs: Int) -> BatchEnvironment {
-        #if DEBUG
-        let configuration = "debug"
-        #else
-        let configuration = "release"
-        #endif
-        return BatchEnvironment(
+        // The build's provenance is compiled in (GridlockBuildInfo): no git at run time, which
+        // inside an image found none and in another checkout found that one's commit.
+        BatchEnvironment(
             id: batch, started: timestamp(), host: ProcessInfo.processInfo.hostName,
-            cores: ProcessInfo.processInfo.activeProcessorCount, configuration: configuration, revision: gitRevision(),
+            cores: ProcessInfo.processInfo.activeProcessorCount, configuration: BuildInfo.configuration, revision: BuildInfo.shortRevision,
             solvers: solvers.map { "\($0)@\(solverVersion)" }.joined(separator: ","), jobs: jobs)
     }
 
@@ -31,20 +29,4 @@ extension BatchEnvironment {
     /// Bumped whenever a solver's results or statistics change meaning.
     public static let solverVersion = 1
 
-    /// GRIDLOCK_REVISION if set, else the revision of the checkout the executable was built in.
-    static func gitRevision() -> String {
-        if let revision = ProcessInfo.processInfo.environment["GRIDLOCK_REVISION"] { return revision }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-C", URL(fileURLWithPath: executable).deletingLastPathComponent().path, "rev-parse", "--short", "HEAD"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "unknown" }
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        return process.terminationStatus == 0 && !text.isEmpty ? text : "unknown"
-    }
 }

@@ -67,8 +67,9 @@ public struct CoordinatorMachine {
         case assigned(worker: [UInt8], since: ContinuousClock.Instant)
         case awaitingStore(since: ContinuousClock.Instant)
         /// The coordinator sent this result itself (failed or unreadable) and waits for it to
-        /// be stored.
-        case reported(JobResult, since: ContinuousClock.Instant)
+        /// be stored. Boxed: inline, its hundreds of bytes made every tracked job that size,
+        /// and the table of jobs in flight copied them on every change.
+        indirect case reported(JobResult, since: ContinuousClock.Instant)
     }
 
     struct Tracked {

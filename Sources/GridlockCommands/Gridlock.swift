@@ -2,6 +2,7 @@
 // GridlockCluster; the executable only calls `main`.
 
 import ArgumentParser
+import GridlockBuildInfo
 
 public struct Gridlock: ParsableCommand {
     public init() {}
@@ -58,6 +59,7 @@ public struct Gridlock: ParsableCommand {
                   the input's), analyze (the analysis disagrees with its MOVES or CLUSTER)
               64  bad usage: an unknown flag, a value out of range
             """,
+        version: BuildInfo.versionLine,
         subcommands: [
             SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
             AnalyzeCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,

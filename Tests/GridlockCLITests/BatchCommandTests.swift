@@ -134,8 +134,7 @@ struct BatchCommandTests {
 
 @Suite("gridlock batch when its workers die", .serialized)
 struct BatchWorkersGoneTests {
-    /// The batch's worker processes: its children run as `gridlock worker` (it has others for
-    /// a moment, such as the git that names the revision).
+    /// The batch's worker processes: its children that run as `gridlock worker`.
     static func children(of process: Process) throws -> [Int32] {
         try GridlockBinary.runTool("/usr/bin/pgrep", ["-P", "\(process.processIdentifier)"])
             .split(separator: "\n").compactMap { Int32($0) }
