@@ -29,6 +29,13 @@ struct DeploymentFilesTests {
         #expect(Set(services.keys).isSuperset(of: ["coordinator", "sink", "worker"]))
         let worker = try #require(services["worker"])
         #expect(worker["container_name"] == nil && worker["ports"] == nil, "a scaled service cannot pin a name or a host port")
+        // Workers on other hosts reach the stable roles through their published ports.
+        #expect((services["coordinator"]?["ports"] as? [String]) == ["5555:5555"])
+        #expect((services["sink"]?["ports"] as? [String]) == ["5556:5556"])
+        // Every role holds the cluster key.
+        for role in ["coordinator", "sink", "worker"] {
+            #expect((services[role]?["command"] as? [String])?.contains("--key-file") == true, "\(role) takes the cluster key")
+        }
     }
 
     @Test("every compose command is a gridlock subcommand with flags it accepts")
