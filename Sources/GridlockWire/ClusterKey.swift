@@ -91,7 +91,27 @@ public struct ClusterKey: Sendable, Hashable {
         batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String,
         source: String
     ) -> UInt64 {
-        // The codec's own encoding: each string with its length, so no two field lists hash alike.
+        // The codec's own encoding (each string behind its length, so no two field lists hash
+        // alike), fed to the hash as it is made: building it in an array first was an
+        // allocation and a copy of the job's text, for every job handed out and every result
+        // stored.
+        var hash = SipHash24(key: (first, second))
+        hash.combine(CollectionOfOne(Domain.lease.rawValue))
+        hash.string(batch)
+        hash.unsigned(UInt64(bitPattern: Int64(job) << 1 ^ Int64(job) >> 63))
+        hash.unsigned(UInt64(bitPattern: Int64(attempt) << 1 ^ Int64(attempt) >> 63))
+        withUnsafeBytes(of: fingerprint.value.littleEndian) { hash.combine($0) }
+        hash.combine(CollectionOfOne(kind.wireCode))
+        hash.string(puzzle)
+        hash.string(solver)
+        hash.string(source)
+        return hash.finalize()
+    }
+
+    /// The lease as the codec's bytes, hashed whole: what `lease` must equal (the tests).
+    func leaseOfEncodedFields(
+        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String, source: String
+    ) -> UInt64 {
         var writer = WireWriter()
         writer.string(batch)
         writer.int(job)
@@ -115,5 +135,32 @@ extension WireMessage {
         let frame = encoded()
         guard let key, isTagged else { return [frame] }
         return [frame, key.tagFrame(frame)]
+    }
+}
+
+extension SipHash24 {
+    /// A varint, as WireWriter.unsigned writes it.
+    mutating func unsigned(_ value: UInt64) {
+        var value = value
+        var bytes: (UInt64, UInt64) = (0, 0)
+        let count = withUnsafeMutableBytes(of: &bytes) { buffer in
+            var count = 0
+            while value >= 0x80 {
+                buffer[count] = UInt8(truncatingIfNeeded: value) | 0x80
+                value >>= 7
+                count += 1
+            }
+            buffer[count] = UInt8(value)
+            return count + 1
+        }
+        withUnsafeBytes(of: bytes) { combine(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// A string behind its length, as WireWriter.string writes it.
+    mutating func string(_ value: String) {
+        unsigned(UInt64(value.utf8.count))
+        if value.utf8.withContiguousStorageIfAvailable({ combine(UnsafeRawBufferPointer($0)) }) == nil {
+            combine(Array(value.utf8))
+        }
     }
 }

@@ -1,7 +1,7 @@
 // The cluster key: SipHash-2-4 as its paper gives it, keys as text, leases that bind a result
 // to the job it answers.
 
-import GridlockWire
+@testable import GridlockWire
 import Testing
 
 @Suite struct ClusterKeyTests {
@@ -44,6 +44,19 @@ import Testing
         #expect(ClusterKey(hex: "000102030405060708090a0b0c0d0e0f") == ClusterKey(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F))
         for bad in ["", "0123", String(repeating: "g", count: 32), String(repeating: "0", count: 33), "0011 2233 4455 6677 8899 aabb ccdd eeff"] {
             #expect(ClusterKey(hex: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("a lease is the tag of its fields in the codec's encoding, hashed as they are made (long, non-ASCII and bridged texts too)")
+    func leaseStreamsTheEncoding() {
+        let key = ClusterKey.random()
+        let long = String(repeating: "ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo ", count: 20)
+        for (job, text) in [(0, ""), (-1, "é→✓"), (Int.max, long), (300, "A"), (Int.min, String(long.reversed()))] {
+            let leased = Job(batch: "b-\(text.prefix(3))", id: job, attempt: job % 7, kind: .tilt,
+                             puzzle: text, solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:\(job)")
+            #expect(key.lease(for: leased) == key.leaseOfEncodedFields(
+                batch: leased.batch, job: leased.id, attempt: leased.attempt, fingerprint: leased.fingerprint, kind: .tilt, puzzle: text,
+                solver: "bfs", source: leased.source), "job \(job)")
         }
     }
 
