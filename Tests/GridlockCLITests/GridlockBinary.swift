@@ -85,11 +85,14 @@ extension GridlockBinary {
 }
 
 extension GridlockBinary {
-    /// Runs another program and returns its standard output.
-    static func runTool(_ path: String, _ arguments: [String]) throws -> String {
+    /// Runs another program and returns its standard output; `environment`, when given, is
+    /// its whole environment.
+    static func runTool(_ path: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

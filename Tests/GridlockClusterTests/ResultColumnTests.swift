@@ -98,20 +98,26 @@ import GridlockWire
         #expect(try String(contentsOfFile: text, encoding: .utf8).hasPrefix("not a database"))
     }
 
+    /// A store holding the first `jobs` of StreamedReportTests' results, then changed by
+    /// another program's SQL.
+    static func store(jobs: Int, changedBy statements: [String]) throws -> ResultStore {
+        let path = temporaryPath()
+        let store = try ResultStore(path: path)
+        _ = try store.store(Array(StreamedReportTests.results(batch: "b").prefix(jobs)))
+        try DatabaseQueue(path: path).write { db in
+            for statement in statements { try db.execute(sql: statement) }
+        }
+        return store
+    }
+
     @Test("a row another program changed (unknown status or kind, text for a number) is named by batch and job and left out, never trapped on")
     func undecodableRowsAreNamed() throws {
-        let path = Self.temporaryPath()
-        let store = try ResultStore(path: path)
-        _ = try store.store(Array(StreamedReportTests.results(batch: "b").prefix(6)))
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "UPDATE results SET status = 'weird' WHERE job = 1")
-            try db.execute(sql: "UPDATE results SET moves = 'abc' WHERE job = 2")
-            try db.execute(sql: "UPDATE results SET seconds = x'00' WHERE job = 3")
-            try db.execute(sql: "UPDATE results SET kind = 'chess' WHERE job = 4")
+        let store = try Self.store(jobs: 6, changedBy: [
+            "UPDATE results SET status = 'weird' WHERE job = 1", "UPDATE results SET moves = 'abc' WHERE job = 2",
+            "UPDATE results SET seconds = x'00' WHERE job = 3", "UPDATE results SET kind = 'chess' WHERE job = 4",
             // Numbers no run stores (the fuzzer's first find: a time past UInt64 in microseconds trapped).
-            try db.execute(sql: "UPDATE results SET seconds = 1e300 WHERE job = 5")
-            try db.execute(sql: "UPDATE results SET examined = -5 WHERE job = 0")
-        }
+            "UPDATE results SET seconds = 1e300 WHERE job = 5", "UPDATE results SET examined = -5 WHERE job = 0",
+        ])
         var summaries = 0
         var undecodable: [UndecodableRow] = []
         try store.forEachSummary(batch: nil, undecodable: { undecodable.append($0) }) { _ in summaries += 1 }
@@ -126,15 +132,11 @@ import GridlockWire
 
     @Test("a batch record another program left without its id is an error naming the column, never a trap")
     func undecodableBatchRecordThrows() throws {
-        let path = Self.temporaryPath()
-        let store = try ResultStore(path: path)
-        _ = try store.store(Array(StreamedReportTests.results(batch: "b").prefix(2)))
-        try DatabaseQueue(path: path).write { db in
+        let store = try Self.store(jobs: 2, changedBy: [
             // A TEXT primary key takes NULL in SQLite: the fuzzer's second find.
-            try db.execute(sql: "INSERT INTO batches VALUES (NULL, 's', 'h', 2, 'release', 'r', 'bfs', 2)")
-            try db.execute(sql: "UPDATE results SET status = x'ff' WHERE job = 1")
-            try db.execute(sql: "UPDATE results SET moves = 'abc' WHERE job = 0")
-        }
+            "INSERT INTO batches VALUES (NULL, 's', 'h', 2, 'release', 'r', 'bfs', 2)",
+            "UPDATE results SET status = x'ff' WHERE job = 1", "UPDATE results SET moves = 'abc' WHERE job = 0",
+        ])
         #expect { _ = try store.batches() } throws: { "\($0)".contains("column: \"id\"") }
         // Job 0 is a problem (invalid) whose moves are text: an error, not a trap.
         #expect { _ = try store.problems(batch: nil, limit: 10) } throws: { "\($0)".contains("moves") }
