@@ -39,6 +39,8 @@ struct GenerateTiltCommand: ParsableCommand {
 
     @OptionGroup var effort: GenerateEffort
 
+    @OptionGroup var memoryBudget: MemoryBudgetOption
+
     var dimensions: (width: Int, height: Int)? { TileReadOptions.size(size[...]) }
 
     func validate() throws {
@@ -59,6 +61,7 @@ struct GenerateTiltCommand: ParsableCommand {
         generator.height = dimensions!.height
         generator.colours = colours
         generator.blocks = blocks
+        generator.memoryBudgetBytes = memoryBudget.bytes
         print("// gridlock generate tilt --colours \(colours) --blocks \(blocks) --moves \(moves) --count \(count) --seed \(seed) --size \(size)")
         let timedOut = effort.deadline(), tries = effort.tries ?? 1_000
         for index in 0..<count {

@@ -21,6 +21,15 @@ struct MemoryBudgetCommandTests {
         #expect(starved.status == 64 && starved.stderr.contains("leaves less than 1 MiB to each of the 2 worker processes"), "\(starved.stderr)")
     }
 
+    @Test("generate tilt runs each try's searches within --memory-budget: under a budget no search fits, no board is found")
+    func generateTiltHonoursTheBudget() throws {
+        let arguments = ["generate", "tilt", "--moves", "6", "--count", "1", "--seed", "3", "--tries", "20"]
+        let found = try GridlockBinary.run(arguments)
+        #expect(found.status == 0 && found.stdout.contains("gen-3-1:moves=6"), "\(found.stderr)")
+        let starved = try GridlockBinary.run(arguments + ["--memory-budget", "0.00001"])
+        #expect(starved.status == 1 && starved.stderr.contains("no board met --moves 6"), "\(starved.stderr)")
+    }
+
     @Test("analyze refuses a 15-puzzle before exploring (10^13 positions), and a cluster past --memory-budget or --timeout as it explores")
     func analyzeRefuses() throws {
         let started = Date()

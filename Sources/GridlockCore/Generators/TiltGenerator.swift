@@ -12,6 +12,9 @@ public struct TiltGenerator: Sendable {
     public var colours = 3
     public var blocks = 8
     public var targetMoves: Int
+    /// The budget of each search a try runs (its optimal length, the found puzzle's analysis):
+    /// a board whose search would pass it is skipped like one too big to search.
+    public var memoryBudgetBytes = SolveOptions.defaultMemoryBudgetBytes
 
     public init(targetMoves: Int) {
         self.targetMoves = targetMoves
@@ -79,12 +82,12 @@ public struct TiltGenerator: Sendable {
     /// The optimal length, or nil when unsolved already, unsolvable or too big to search.
     func bestMoves(_ cells: [Character]) -> Int? {
         guard let puzzle = puzzle(cells), !puzzle.isSolved(puzzle.start) else { return nil }
-        return TiltBFSSolver().solve(puzzle, options: SolveOptions(maxStates: 300_000)).moves
+        return TiltBFSSolver().solve(puzzle, options: SolveOptions(maxStates: 300_000, memoryBudgetBytes: memoryBudgetBytes)).moves
     }
 
     func found(_ cells: [Character], attempts: Int) -> Found? {
         guard let puzzle = puzzle(cells),
-              let analysis = try? StateSpaceAnalysis.analyze(ParsedPuzzle(puzzle), maxStates: 3_000_000).get()
+              let analysis = try? StateSpaceAnalysis.analyze(ParsedPuzzle(puzzle), maxStates: 3_000_000, memoryBudgetBytes: memoryBudgetBytes).get()
         else { return nil }
         return Found(puzzle: puzzle, analysis: analysis, attempts: attempts)
     }
