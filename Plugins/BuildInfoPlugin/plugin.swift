@@ -16,6 +16,12 @@ struct BuildInfoPlugin: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "generated")
         let package = context.package.directoryURL.path(percentEncoded: false)
         let given = ProcessInfo.processInfo.environment["GRIDLOCK_REVISION"] ?? ""
+        // Pasted into Swift source: only what names a revision (a quote or a backslash would
+        // break the build, or put code in it).
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+/-")
+        guard given.count <= 100, given.allSatisfy(allowed.contains) else {
+            throw BuildInfoError("GRIDLOCK_REVISION must be a revision name (letters, digits and ._+/-, at most 100), not \(given.debugDescription)")
+        }
         let script = #"""
             set -u
             out="$1"; package="$2"; given="$3"
@@ -23,7 +29,8 @@ struct BuildInfoPlugin: BuildToolPlugin {
             if [ -n "$given" ]; then
                 revision="$given"; dirty=false
             elif revision=$(git -C "$package" rev-parse HEAD 2>/dev/null); then
-                if [ -n "$(git -C "$package" status --porcelain --untracked-files=no 2>/dev/null)" ]; then dirty=true; else dirty=false; fi
+                # Untracked files count: a new source file is compiled in.
+                if [ -n "$(git -C "$package" status --porcelain 2>/dev/null)" ]; then dirty=true; else dirty=false; fi
             else
                 revision=unknown; dirty=false
             fi
@@ -42,4 +49,9 @@ struct BuildInfoPlugin: BuildToolPlugin {
                 outputFilesDirectory: output)
         ]
     }
+}
+
+struct BuildInfoError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

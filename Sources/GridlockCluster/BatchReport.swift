@@ -77,7 +77,7 @@ public struct BatchReport: Sendable {
 
         mutating func add(seconds: Double) {
             jobs += 1
-            busy += seconds
+            busy += JobSummary.plausibleSeconds.clamping(seconds)
         }
     }
 

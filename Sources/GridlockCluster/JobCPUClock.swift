@@ -13,7 +13,13 @@
 //     `preciseAfter`), the CPU clock is read at both ends, as before.
 //   - A short job preempted with no clock reading at its start (rare: the scheduler's tick is
 //     milliseconds, the job microseconds) takes getrusage's CPU total, which the kernel brings
-//     up to date at ticks and switches only, capped by the wall time.
+//     up to date at ticks and switches only (so it may be a tick off), capped by the wall time.
+//   - The counts are trusted only once the thread has seen an involuntary switch counted: some
+//     kernels (gVisor's) never count them, and a failed getrusage gives none. Until then, and
+//     after a job that was not measured (an unreadable puzzle), the clock is read.
+//
+// A virtual machine's stolen time is not a switch: on a host that steals much, the wall time of
+// a short job may exceed its CPU time by the stolen share.
 
 import Foundation
 
@@ -23,6 +29,8 @@ public final class JobCPUClock: @unchecked Sendable {
     static let preciseAfter = 50e-6
     private var last: ThreadUsage?
     private var lastWasLong = true
+    /// Whether this thread's involuntary switches are counted (seen non-zero once).
+    private var preemptionCounted = false
     private var clockAtStart: Double?
     /// Jobs timed by each way: for the tests.
     private(set) var timedBy: [Timing: Int] = [:]
@@ -41,7 +49,12 @@ public final class JobCPUClock: @unchecked Sendable {
 
     /// Before a job. `waited`: the queue had none ready, so the thread slept since `last`.
     func start(waited: Bool) {
-        clockAtStart = waited || lastWasLong || last == nil ? ThreadClock.cpuSeconds() : nil
+        clockAtStart = waited || lastWasLong || last == nil || !preemptionCounted ? ThreadClock.cpuSeconds() : nil
+    }
+
+    /// A job started but not measured: the next one reads the clock.
+    func forget() {
+        last = nil
     }
 
     /// After a job that took `wall` seconds, with the thread's usage read after it.
@@ -49,7 +62,8 @@ public final class JobCPUClock: @unchecked Sendable {
         let (seconds, timing) = Self.cpuSeconds(
             wall: wall, usage: usage, last: last, clock: clockAtStart.map { ($0, ThreadClock.cpuSeconds()) })
         timedBy[timing, default: 0] += 1
-        last = usage
+        if usage.involuntarySwitches > 0 { preemptionCounted = true }
+        last = usage.switches >= 0 ? usage : nil
         lastWasLong = wall > Self.preciseAfter
         return seconds
     }
@@ -60,7 +74,7 @@ public final class JobCPUClock: @unchecked Sendable {
         wall: Double, usage: ThreadUsage, last: ThreadUsage?, clock: (start: Double, end: Double)?
     ) -> (seconds: Double, timing: Timing) {
         if let clock { return (max(0, clock.end - clock.start), .clock) }
-        guard let last else { return (0, .coarse) }
+        guard let last, usage.switches >= 0 else { return (0, .coarse) }
         if usage.switches == last.switches { return (wall, .wall) }
         return (min(wall, max(0, usage.cpuSeconds - last.cpuSeconds)), .coarse)
     }
@@ -71,8 +85,9 @@ struct ThreadUsage: Sendable, Hashable {
     /// The process's high-water mark (above the exec-time floor: PeakMemoryMeter).
     var markBytes: Int
     var faults: Int
-    /// Voluntary and involuntary context switches.
+    /// Voluntary and involuntary context switches (-1 when getrusage failed).
     var switches: Int
+    var involuntarySwitches: Int
     /// User and system time, as the kernel last brought it up to date.
     var cpuSeconds: Double
 
@@ -82,11 +97,13 @@ struct ThreadUsage: Sendable, Hashable {
     /// RUSAGE_THREAD: RUSAGE_SELF sums every thread's CPU time under a lock, at several times the cost.
     static func read() -> ThreadUsage {
         var usage = Glibc.rusage()
-        guard getrusage(Self.rusageThread, &usage) == 0 else { return ThreadUsage(markBytes: 0, faults: -1, switches: -1, cpuSeconds: 0) }
+        guard getrusage(Self.rusageThread, &usage) == 0 else {
+            return ThreadUsage(markBytes: 0, faults: -1, switches: -1, involuntarySwitches: 0, cpuSeconds: 0)
+        }
         let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) * 1e-6 }
         return ThreadUsage(
             markBytes: usage.ru_maxrss * 1024, faults: usage.ru_minflt + usage.ru_majflt, switches: usage.ru_nvcsw + usage.ru_nivcsw,
-            cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime))
+            involuntarySwitches: usage.ru_nivcsw, cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 }
 

@@ -40,6 +40,7 @@ public enum JobRunner {
         do {
             puzzle = try ParsedPuzzle.parse(job.puzzle, kind: kind, tileOptions: job.options.tileReadOptions, firstLine: job.firstLine)
         } catch {
+            cpuClock.forget()
             result.status = .invalid
             result.error = "\(job.source.fileName): \(error.description)"
             return result

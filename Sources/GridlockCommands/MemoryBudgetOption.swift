@@ -35,7 +35,14 @@ struct MemoryBudgetOption: ParsableArguments {
     /// would make every worker refuse its own flag and die at start).
     func validate(sharedBy processes: Int) throws {
         guard bytes / max(1, processes) >= Self.minimumShareBytes else {
-            throw ValidationError("--memory-budget \(gibibytes ?? 0) GiB leaves less than 1 MiB to each of the \(processes) worker processes that share it")
+            guard let gibibytes else {
+                // Not the user's flag: a small control group's limit over many cores.
+                throw ValidationError("""
+                    the default memory budget (a quarter of the memory this process may use, \(bytes >> 20) MiB here) leaves \
+                    less than 1 MiB to each of the \(processes) worker processes that share it: give --memory-budget, or fewer --workers
+                    """)
+            }
+            throw ValidationError("--memory-budget \(gibibytes) GiB leaves less than 1 MiB to each of the \(processes) worker processes that share it")
         }
     }
 }

@@ -6,8 +6,8 @@ import Testing
 // getrusage's switch counts say it ran the whole time.
 
 @Suite struct JobCPUClockTests {
-    func usage(switches: Int, cpu: Double) -> ThreadUsage {
-        ThreadUsage(markBytes: 0, faults: 0, switches: switches, cpuSeconds: cpu)
+    func usage(switches: Int, cpu: Double, involuntary: Int = 1) -> ThreadUsage {
+        ThreadUsage(markBytes: 0, faults: 0, switches: switches, involuntarySwitches: involuntary, cpuSeconds: cpu)
     }
 
     @Test("CPU time is the clock's difference when it was read, the wall time when nothing switched, else getrusage's capped by the wall")
@@ -32,24 +32,50 @@ import Testing
     @Test("the clock is read after a wait for the queue and after a long job; trivial jobs in a row take their wall time")
     func whenTheClockIsRead() {
         let clock = JobCPUClock()
+        let steady = usage(switches: 10, cpu: 1)
         // The first job: nothing read before it.
         clock.start(waited: false)
-        _ = clock.finish(wall: 1e-6, usage: ThreadUsage.read())
+        _ = clock.finish(wall: 1e-6, usage: steady)
         #expect(clock.timedBy[.clock] == 1)
-        // Short jobs straight after each other, with no switch between the readings (none is
-        // likely in a few microseconds; a rare one is timed by getrusage).
+        // Short jobs straight after each other, with no switch between the readings.
         for _ in 0..<20 {
             clock.start(waited: false)
-            _ = clock.finish(wall: 1e-6, usage: ThreadUsage.read())
+            #expect(clock.finish(wall: 1e-6, usage: steady) == 1e-6)
         }
-        #expect((clock.timedBy[.wall] ?? 0) + (clock.timedBy[.coarse] ?? 0) == 20)
-        #expect(clock.timedBy[.clock] == 1)
+        #expect(clock.timedBy[.wall] == 20)
         // After a wait, and after a long job, the clock again.
         clock.start(waited: true)
-        _ = clock.finish(wall: 1.0, usage: ThreadUsage.read())
+        _ = clock.finish(wall: 1.0, usage: steady)
         clock.start(waited: false)
-        _ = clock.finish(wall: 1e-6, usage: ThreadUsage.read())
+        _ = clock.finish(wall: 1e-6, usage: steady)
         #expect(clock.timedBy[.clock] == 3)
+        // A job not measured (an unreadable puzzle): the next one reads the clock.
+        clock.forget()
+        clock.start(waited: false)
+        _ = clock.finish(wall: 1e-6, usage: steady)
+        #expect(clock.timedBy[.clock] == 4)
+    }
+
+    @Test("where involuntary switches are never counted (gVisor), or getrusage fails, the counts prove nothing: the clock is read")
+    func uncountedSwitchesAreNotTrusted() {
+        let clock = JobCPUClock()
+        for _ in 0..<5 {
+            clock.start(waited: false)
+            _ = clock.finish(wall: 1e-6, usage: usage(switches: 10, cpu: 1, involuntary: 0))
+        }
+        #expect(clock.timedBy[.clock] == 5 && clock.timedBy[.wall] == nil)
+        let failed = usage(switches: -1, cpu: 0, involuntary: 0)
+        #expect(JobCPUClock.cpuSeconds(wall: 1e-6, usage: failed, last: failed, clock: nil).timing == .coarse)
+        let counted = JobCPUClock()
+        counted.start(waited: false)
+        _ = counted.finish(wall: 1e-6, usage: usage(switches: 10, cpu: 1))
+        // getrusage fails after a job timed by no clock: that one job's CPU time is unknown (0),
+        // and the next reads the clock.
+        counted.start(waited: false)
+        _ = counted.finish(wall: 1e-6, usage: failed)
+        counted.start(waited: false)
+        _ = counted.finish(wall: 1e-6, usage: failed)
+        #expect(counted.timedBy[.coarse] == 1 && counted.timedBy[.clock] == 2)
     }
 
     @Test("a thread that sleeps between two readings has switched: its wall time is not taken for CPU time")

@@ -44,6 +44,20 @@ import GridlockWire
         #expect(all?[16] == Int.max.grouped)
     }
 
+    @Test("ratios and rates past any Int (a tiny first mean, a tiny busy time) are printed, not trapped on")
+    func hugeRatiosPrint() {
+        var report = BatchReport()
+        for (solver, seconds) in [("bfs", 1e-20), ("bidirectional", 1.0)] {
+            report.add(JobSummary(
+                kind: .rushhour, solver: solver, status: .solved, moves: 3, expectedMoves: 3, seconds: seconds, examined: 1,
+                peakRSSBytes: 1, host: "h-\(solver)", worker: "w:1"))
+        }
+        let ratio = report.rows.first { $0[1] == "bidirectional" && $0[2] == "all" }?.last
+        #expect(ratio == "1e+20x", "\(String(describing: ratio))")
+        #expect(report.throughputRows.contains { $0[1] == "h-bfs" && $0[4] == "1e+20" })
+        #expect(1e20.formatted(decimals: 2) == "1e+20" && 12.345.formatted(decimals: 2) == "12.35" && (-0.5).formatted(decimals: 0) == "-1")
+    }
+
     @Test("stored out of order, with duplicates: the folded tables equal the tables read back")
     func foldEqualsReadBack() throws {
         let store = try ResultStore(path: ResultColumnTests.temporaryPath())

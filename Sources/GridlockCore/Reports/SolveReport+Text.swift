@@ -101,10 +101,12 @@ extension Double {
     }
 
     /// Fixed decimals without Foundation's locale-dependent formatters.
+    /// Values too large for whole digits in an Int (a ratio or rate from another program's
+    /// rows) are written as Swift prints them, never converted with a trap.
     public func formatted(decimals: Int) -> String {
-        guard isFinite else { return "\(self)" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
+        guard isFinite, abs(self) * scale < 9e15 else { return "\(self)" }
         let scaled = (abs(self) * scale).rounded()
         let whole = Int(scaled / scale)
         let fraction = Int(scaled - Double(whole) * scale)
