@@ -38,6 +38,11 @@ public enum Worker {
         public var key: ClusterKey?
         /// What each job's search may hold (SolveOptions.memoryBudgetBytes).
         public var memoryBudgetBytes = SolveOptions.defaultMemoryBudgetBytes
+        /// How often to say that the coordinator has not been heard from (a dead or misspelt
+        /// address is otherwise silent until the silence limit); nil: never.
+        public var silenceNoticeInterval: Duration? = .seconds(5)
+        /// Where those notices go (standard error, for `gridlock worker`).
+        public var log: @Sendable (String) -> Void = { _ in }
 
         public init(coordinator: String, sink: String, identity: WorkerIdentity, exitWhenDrained: Bool) {
             self.coordinator = coordinator
@@ -88,6 +93,7 @@ public enum Worker {
         let clock = ContinuousClock()
         var lastBeat = clock.now
         var lastHeard = clock.now
+        var lastNotice = clock.now
         func tell(_ message: WireMessage) throws {
             try coordinator.send(message.frames(key: configuration.key), dontWait: true)
         }
@@ -135,6 +141,14 @@ public enum Worker {
             if let limit = configuration.coordinatorSilenceLimit, !readable[0], lastHeard.duration(to: clock.now) > limit {
                 return Outcome(solved: solved, coordinatorSilent: true)
             }
+            if let interval = configuration.silenceNoticeInterval, !readable[0] {
+                let silent = lastHeard.duration(to: clock.now)
+                if silent >= interval, lastNotice.duration(to: clock.now) >= interval {
+                    configuration.log(SilenceNotice.text(
+                        identity: configuration.identity, coordinator: configuration.coordinator, silentFor: silent, keyed: configuration.key != nil))
+                    lastNotice = clock.now
+                }
+            }
             if lastBeat.duration(to: clock.now) >= configuration.heartbeatInterval {
                 try tell(.heartbeat(configuration.identity, jobs: queue.held()))
                 // An idle worker asks again: a restarted coordinator has forgotten the last ask.
@@ -155,5 +169,14 @@ public enum Worker {
                 job, worker: identity, meter: meter, cpuClock: cpuClock, waited: waited, memoryBudgetBytes: memoryBudgetBytes)
             queue.finished(result, seconds: Double(seconds: start.duration(to: clock.now)))
         }
+    }
+}
+
+/// What a worker says while it hears nothing from its coordinator.
+enum SilenceNotice {
+    static func text(identity: WorkerIdentity, coordinator: String, silentFor: Duration, keyed: Bool) -> String {
+        let seconds = Int(Double(seconds: silentFor).rounded())
+        return "worker \(identity): nothing heard from the coordinator at \(coordinator) for \(seconds) s; still trying "
+            + "(is it running, is the address right\(keyed ? ", does it hold this --key-file" : ", does it need a --key-file")?)"
     }
 }

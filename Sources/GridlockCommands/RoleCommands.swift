@@ -93,6 +93,7 @@ struct WorkerCommand: ParsableCommand {
         configuration.key = clusterKey
         configuration.memoryBudgetBytes = memoryBudget.bytes
         configuration.maximumWindow = window
+        configuration.log = { StandardError.write($0 + "\n") }
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s") {
             configuration.coordinatorSilenceLimit = limit == 0 ? nil : .milliseconds(Int64(limit * 1_000))

@@ -112,6 +112,19 @@ struct ClusterReliabilityTests {
         #expect(refused.status == 64)
     }
 
+    @Test("a worker that hears nothing from its coordinator says so, with the address, every 5 s while it keeps trying")
+    func workerSaysItHearsNothing() throws {
+        let cluster = try ClusterHarness()
+        let log = cluster.directory.appendingPathComponent("worker.log")
+        let worker = try GridlockBinary.start(
+            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "6"], errorLog: log)
+        try GridlockBinary.wait(worker, seconds: 20)
+        let stderr = try String(contentsOf: log, encoding: .utf8)
+        // Without the notice the first line about the coordinator is the one it leaves with, at 6 s.
+        #expect(stderr.contains("nothing heard from the coordinator at \(cluster.jobs) for 5 s; still trying (is it running"), "\(stderr)")
+        #expect(stderr.contains("for 6.0 s; it is gone"), "\(stderr)")
+    }
+
     @Test("a supervised worker exits when its supervisor's end of its standard input closes, with no parent-death signal")
     func workerWatchesItsLifeline() throws {
         let cluster = try ClusterHarness()
