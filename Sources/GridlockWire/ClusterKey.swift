@@ -107,22 +107,6 @@ public struct ClusterKey: Sendable, Hashable {
         hash.string(source)
         return hash.finalize()
     }
-
-    /// The lease as the codec's bytes, hashed whole: what `lease` must equal (the tests).
-    func leaseOfEncodedFields(
-        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String, source: String
-    ) -> UInt64 {
-        var writer = WireWriter()
-        writer.string(batch)
-        writer.int(job)
-        writer.int(attempt)
-        writer.fingerprint(fingerprint)
-        writer.byte(kind.wireCode)
-        writer.string(puzzle)
-        writer.string(solver)
-        writer.string(source)
-        return tag(writer.bytes, .lease)
-    }
 }
 
 extension WireMessage {

@@ -91,3 +91,21 @@ import Testing
         #expect(WireMessage.stored(batch: "b", jobs: []).frames(key: nil).count == 1)
     }
 }
+
+extension ClusterKey {
+    /// The lease as the codec's bytes, hashed whole: the reference `lease` must equal.
+    func leaseOfEncodedFields(
+        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String, source: String
+    ) -> UInt64 {
+        var writer = WireWriter()
+        writer.string(batch)
+        writer.int(job)
+        writer.int(attempt)
+        writer.fingerprint(fingerprint)
+        writer.byte(kind.wireCode)
+        writer.string(puzzle)
+        writer.string(solver)
+        writer.string(source)
+        return tag(writer.bytes, .lease)
+    }
+}
