@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockClusterTests",
-            dependencies: ["GridlockCluster", "GridlockWire", "GridlockCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["GridlockCluster", "GridlockWire", "GridlockCore", "ZeroMQ", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "GridlockCLITests",

@@ -16,6 +16,9 @@ public enum Coordinator {
         public var machine: CoordinatorMachine.Configuration
         /// Where lines for the operator go (refused frames, a few a minute).
         public var log: @Sendable (String) -> Void = { _ in }
+        /// CURVE: the jobs socket admits only the allowlist's workers and sink (the context's
+        /// ZAP handler decides), and the sink is reached only at its own key.
+        public var curve: RoleKeys?
 
         public init(bind: String, sink: @escaping @Sendable () -> String, machine: CoordinatorMachine.Configuration) {
             self.bind = bind
@@ -46,10 +49,12 @@ public enum Coordinator {
         let router = try ZMQSocket(context, .router)
         try router.set(.maximumMessageBytes(WireProtocol.maximumCoordinatorFrameBytes))
         try router.set(.lingerMilliseconds(1_000))
+        if let curve = configuration.curve { try router.secure(curve.server) }
         try router.bind(configuration.bind)
         bound(router.lastEndpoint)
         let sink = try ZMQSocket(context, .push)
         try sink.set(.lingerMilliseconds(2_000))
+        if let curve = configuration.curve { try sink.secure(curve.client(of: .sink)) }
         try sink.connect(configuration.sink())
         defer {
             router.close()

@@ -104,7 +104,7 @@ extension CoordinatorMachine {
                   })
             else { continue }
             var job = handedOut
-            if let key = configuration.key { job.lease = key.lease(for: job) }
+            if let key = configuration.key { job.lease = key.lease(for: job, to: info.identity) }
             info.sent.append(id)
             info.sentSinceHeartbeat += 1
             info.credit -= 1

@@ -43,6 +43,10 @@ public struct CoordinatorMachine {
         /// The key shared with the sink: jobs go out with leases, and only tagged frames are
         /// believed to be the sink's (ClusterKey.swift). Without one, any peer may say it is.
         public var key: ClusterKey?
+        /// CURVE admitted every peer of the jobs socket by its public key (the ZAP handler and
+        /// the allowlist), so a worker's asks need no tag: CURVE workers hold no key. The sink's
+        /// words still need theirs: a worker's key must not let it pose as the sink.
+        public var workersAdmittedByTransport = false
 
         public init(batch: String, identity: WorkerIdentity) {
             self.batch = batch
@@ -188,8 +192,8 @@ public struct CoordinatorMachine {
         // What only the sink or a worker may say counts only with the key's tag: anyone can
         // connect and say it, and a worker without the key must not be handed jobs to answer.
         let speaker = message.isTheSinks ? "sink" : "worker"
-        if message.isTheSinks || message.isTheWorkers, let key = configuration.key,
-           !(frames.count == 3 && key.verifies(frames[1], tagFrame: frames[2])) {
+        let needsTag = message.isTheSinks || (message.isTheWorkers && !configuration.workersAdmittedByTransport)
+        if needsTag, let key = configuration.key, !(frames.count == 3 && key.verifies(frames[1], tagFrame: frames[2])) {
             refuse(.forged, "\(message.kindName) without the key's tag: a \(speaker) without this --key-file, or an impostor", from: sender, now: now, &actions)
             return actions
         }

@@ -30,9 +30,7 @@ public struct RejectionLog: Sendable {
     public static let linesPerWindow = 10
     public static let window: Duration = .seconds(60)
 
-    private var windowStart: ContinuousClock.Instant?
-    private var lines = 0
-    private var unshown = 0
+    private var budget = LineBudget()
 
     public init() {}
 
@@ -40,18 +38,8 @@ public struct RejectionLog: Sendable {
     public mutating func note(
         _ rejection: Rejection, what: String, peer: [UInt8]?, now: ContinuousClock.Instant
     ) -> String? {
-        if windowStart.map({ $0.duration(to: now) >= Self.window }) ?? true {
-            windowStart = now
-            lines = 0
-        }
-        guard lines < Self.linesPerWindow else {
-            unshown += 1
-            return nil
-        }
-        lines += 1
+        guard let earlier = budget.admit(now: now) else { return nil }
         let from = peer.map { " from peer \(Self.describe($0))" } ?? ""
-        let earlier = unshown > 0 ? " (and \(unshown) more refused before it, not shown)" : ""
-        unshown = 0
         let article = rejection == .unexpected ? "an" : "a"
         // `what` may quote the wire (a batch or host name): escaped, so no peer writes to the terminal.
         return "refused \(article) \(rejection.rawValue) frame (\(what.printable))\(from)\(earlier)"
@@ -83,5 +71,29 @@ extension WireMessage {
         case .sinkStopped: "sinkStopped"
         case .alive: "alive"
         }
+    }
+}
+
+/// At most `RejectionLog.linesPerWindow` lines a window: the rest are counted, and the next
+/// line shown says how many were not.
+struct LineBudget: Sendable {
+    private var windowStart: ContinuousClock.Instant?
+    private var lines = 0
+    private var unshown = 0
+
+    /// nil when this window's lines are spent; otherwise what the line shown now appends: ""
+    /// or how many were refused before it and not shown.
+    mutating func admit(now: ContinuousClock.Instant) -> String? {
+        if windowStart.map({ $0.duration(to: now) >= RejectionLog.window }) ?? true {
+            windowStart = now
+            lines = 0
+        }
+        guard lines < RejectionLog.linesPerWindow else {
+            unshown += 1
+            return nil
+        }
+        lines += 1
+        defer { unshown = 0 }
+        return unshown > 0 ? " (and \(unshown) more refused before it, not shown)" : ""
     }
 }

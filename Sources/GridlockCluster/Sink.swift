@@ -33,6 +33,9 @@ public enum Sink {
         public var key: ClusterKey?
         /// Where lines for the operator go (refused frames, a few a minute).
         public var log: @Sendable (String) -> Void = { _ in }
+        /// CURVE: the results socket admits only the allowlist's workers and coordinator (the
+        /// context's ZAP handler decides), and the coordinator is reached only at its own key.
+        public var curve: RoleKeys?
 
         public init(bind: String, coordinator: @escaping @Sendable () -> String, database: ResultStore) {
             self.bind = bind
@@ -57,11 +60,13 @@ public enum Sink {
         // a batch of trivial jobs grow by tens of megabytes.
         try results.set(.receiveHighWaterMark(Self.queuedFramesPerWorker))
         try results.set(.lingerMilliseconds(0))
+        if let curve = configuration.curve { try results.secure(curve.server) }
         try results.bind(configuration.bind)
         bound(results.lastEndpoint)
         let coordinator = try ZMQSocket(context, .dealer)
         try coordinator.set(.lingerMilliseconds(2_000))
         try coordinator.set(.maximumMessageBytes(WireProtocol.maximumCoordinatorFrameBytes))
+        if let curve = configuration.curve { try coordinator.secure(curve.client(of: .coordinator)) }
         try coordinator.connect(configuration.coordinator())
         defer {
             results.close()

@@ -36,6 +36,9 @@ public enum Worker {
         /// The cluster's key: a keyed coordinator hands jobs only to a worker whose asks carry
         /// its tag (ClusterKey.swift).
         public var key: ClusterKey?
+        /// CURVE: this worker's key pair, and the coordinator's and the sink's public keys, the
+        /// only servers it talks to. A CURVE worker holds no cluster key (KeyDirectory.swift).
+        public var curve: RoleKeys?
         /// What each job's search may hold (SolveOptions.memoryBudgetBytes).
         public var memoryBudgetBytes = SolveOptions.defaultMemoryBudgetBytes
         /// How often to say that the coordinator has not been heard from (a dead or misspelt
@@ -69,11 +72,13 @@ public enum Worker {
         try coordinator.set(.lingerMilliseconds(0))
         try coordinator.set(.maximumMessageBytes(WireProtocol.maximumFrameBytes))
         try coordinator.set(.reconnectIntervalMilliseconds(100))
+        if let curve = configuration.curve { try coordinator.secure(curve.client(of: .coordinator)) }
         try coordinator.connect(configuration.coordinator)
         let sink = try ZMQSocket(context, .push)
         // Results must survive close (LINGER 0 drops them), but a dead sink must not hang exit.
         try sink.set(.lingerMilliseconds(5_000))
         try sink.set(.reconnectIntervalMilliseconds(100))
+        if let curve = configuration.curve { try sink.secure(curve.client(of: .sink)) }
         try sink.connect(configuration.sink)
         let queue = WorkerQueue(wake: try WakeSignal(), maximumWindow: configuration.maximumWindow)
         let solverThread = Thread {
@@ -145,7 +150,8 @@ public enum Worker {
                 let silent = lastHeard.duration(to: clock.now)
                 if silent >= interval, lastNotice.duration(to: clock.now) >= interval {
                     configuration.log(SilenceNotice.text(
-                        identity: configuration.identity, coordinator: configuration.coordinator, silentFor: silent, keyed: configuration.key != nil))
+                        identity: configuration.identity, coordinator: configuration.coordinator, silentFor: silent,
+                        security: configuration.security))
                     lastNotice = clock.now
                 }
             }
@@ -174,9 +180,27 @@ public enum Worker {
 
 /// What a worker says while it hears nothing from its coordinator.
 enum SilenceNotice {
-    static func text(identity: WorkerIdentity, coordinator: String, silentFor: Duration, keyed: Bool) -> String {
+    static func text(identity: WorkerIdentity, coordinator: String, silentFor: Duration, security: WireSecurity) -> String {
         let seconds = Int(Double(seconds: silentFor).rounded())
         return "worker \(identity): nothing heard from the coordinator at \(coordinator) for \(seconds) s; still trying "
-            + "(is it running, is the address right\(keyed ? ", does it hold this --key-file" : ", does it need a --key-file")?)"
+            + "(is it running, is the address right, \(security.mismatchQuestion)?)"
     }
+}
+
+/// How a role's wire is protected, for what it says when nothing gets through.
+public enum WireSecurity: Sendable, Hashable {
+    case none, sharedKey, curve
+
+    /// The question a worker that hears nothing asks about its keys.
+    public var mismatchQuestion: String {
+        switch self {
+        case .none: "does the coordinator need --keys or a --key-file"
+        case .sharedKey: "does the coordinator hold this --key-file"
+        case .curve: "are the coordinator's --keys from the same `keys generate` as this worker's"
+        }
+    }
+}
+
+extension Worker.Configuration {
+    public var security: WireSecurity { curve != nil ? .curve : key != nil ? .sharedKey : .none }
 }

@@ -63,7 +63,7 @@ public struct Gridlock: ParsableCommand {
         subcommands: [
             SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
             AnalyzeCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,
-            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self,
+            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self, KeysCommand.self,
         ]
     )
 }

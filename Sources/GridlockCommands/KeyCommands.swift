@@ -1,21 +1,65 @@
-// The cluster key of separate roles: `gridlock key` makes one, `--key-file` reads it
-// (ClusterKey.swift says what it protects).
+// The keys of separate roles. Two ways, one per cluster:
+//   - CURVE (`gridlock keys generate DIR`, `--keys DIR`): every connection encrypted and
+//     admitted by its public key; workers hold no shared secret (KeyDirectory.swift);
+//   - a shared cluster key (`gridlock key`, `--key-file`): frames tagged, not encrypted, for one
+//     trusted network (ClusterKey.swift says what it protects).
 
 import ArgumentParser
 import Foundation
 import GridlockCluster
 import GridlockWire
 
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "CURVE keys for a cluster across machines: encrypted wire, only listed keys admitted.",
+        subcommands: [KeysGenerateCommand.self]
+    )
+}
+
+struct KeysGenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a new key directory: a CURVE key pair per role, the allowlist, the lease key.",
+        discussion: """
+            DIR is made (mode 700), or must be empty: keys are never overwritten. It holds:
+              coordinator.key  sink.key  worker.key   each role's key pair (secret, mode 600)
+              lease.key        the coordinator's and the sink's shared lease key (secret)
+              allowed          the public keys the coordinator and the sink admit
+
+            Give every role --keys DIR (or `cluster.keys` in its config file, or GRIDLOCK_KEYS).
+            A worker machine needs only worker.key and allowed; the coordinator its own .key,
+            lease.key and allowed; the sink likewise. To admit another worker key pair, add a
+            `worker KEY` line to allowed. Workers with a key not listed, and plain sockets, are
+            refused at the handshake and given nothing.
+
+            Example:
+              gridlock keys generate cluster-keys
+              gridlock sink --keys cluster-keys --bind tcp://*:5556 --coordinator tcp://coordinator:5555
+              gridlock coordinator FILE --batch big --keys cluster-keys --bind tcp://*:5555 --sink tcp://sink:5556
+              gridlock worker --keys cluster-keys --coordinator tcp://coordinator:5555 --sink tcp://sink:5556
+            """
+    )
+
+    @Argument(help: "The new key directory.")
+    var directory: String
+
+    func run() throws {
+        for path in try KeyDirectory.generate(at: directory) { print(path) }
+    }
+}
+
 struct KeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key",
-        abstract: "Make a new random cluster key, for --key-file: printed, or written to a new file (mode 600).",
+        abstract: "Make a new random shared cluster key, for --key-file: printed, or written to a new file (mode 600).",
         discussion: """
             The coordinator, the sink and the workers of one cluster read the same key file; \\
             with it, only they can speak for each other, the coordinator hands jobs only to \\
             workers that hold the key, and the sink stores a result only for a job the \\
-            coordinator handed out. `gridlock batch` makes its own for each run and gives it to \\
-            its workers.
+            coordinator handed out. Frames are tagged, not encrypted: across networks you do \\
+            not trust, use `gridlock keys generate` (CURVE) instead. `gridlock batch` makes its \\
+            own key for each run and gives it to its workers.
 
             With FILE, the key is written there, readable by its owner only (mode 600); an \\
             existing file is never overwritten.
@@ -41,19 +85,75 @@ struct KeyCommand: ParsableCommand {
     }
 }
 
-/// `--key-file`, for the coordinator, the sink and the workers.
+/// How a role protects its wire, as its options and config chose.
+enum RoleSecurity {
+    case none
+    case sharedKey(ClusterKey)
+    case curve(RoleKeys)
+
+    /// The key that tags frames and makes leases: the shared one, or CURVE's lease key (the
+    /// coordinator's and the sink's; a CURVE worker holds none).
+    var key: ClusterKey? {
+        switch self {
+        case .none: nil
+        case .sharedKey(let key): key
+        case .curve(let keys): keys.lease
+        }
+    }
+
+    var curve: RoleKeys? {
+        if case .curve(let keys) = self { keys } else { nil }
+    }
+}
+
+/// `--keys` and `--key-file`, for the coordinator, the sink and the workers.
 struct KeyOptions: ParsableArguments {
-    @Option(help: "The cluster key shared by the coordinator, the sink and the workers (`gridlock key` makes one; config: cluster.key_file). Without it, any process that reaches the ports can pose as the sink, take jobs and answer them wrongly, or store results for jobs it was never given.")
+    static let environmentVariable = "GRIDLOCK_KEYS"
+
+    @Option(help: "A key directory from `gridlock keys generate` (config: cluster.keys; environment: GRIDLOCK_KEYS): CURVE, every connection encrypted, and only the listed keys admitted.")
+    var keys: String?
+
+    @Option(help: "A shared cluster key from `gridlock key` (config: cluster.key_file): frames tagged, not encrypted, for one trusted network. Without --keys or this, any process that reaches the ports can pose as the sink, take jobs and answer them wrongly, or store results for jobs it was never given.")
     var keyFile: String?
 
-    /// The key, or nil (with a warning from `role`, if `warn`) when none is given.
-    func load(_ file: ClusterConfig, role: String, warn: Bool = true) throws -> ClusterKey? {
-        guard let path = keyFile ?? file.string("cluster.key_file") else {
-            if warn {
-                StandardError.write("\(role): no --key-file: the wire is not authenticated, so any process that reaches the ports can forge frames\n")
+    /// The role's protection. With none, says so (if `warn`) when an endpoint it binds or
+    /// reaches is not on this machine.
+    func load(_ file: ClusterConfig, role: ClusterRole, endpoints: [String], warn: Bool = true) throws -> RoleSecurity {
+        let environment = ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let directory = keys ?? environment ?? file.string("cluster.keys")
+        let sharedKeyFile = keyFile ?? file.string("cluster.key_file")
+        if let directory {
+            guard sharedKeyFile == nil else {
+                throw ValidationError("give --keys (CURVE) or --key-file (a shared key), not both")
             }
-            return nil
+            let keys: RoleKeys
+            do {
+                keys = try KeyDirectory.load(directory, as: role)
+            } catch let error as ClusterError {
+                throw ValidationError("--keys \(directory): \(error.description)")
+            }
+            if warn { for line in keys.warnings { StandardError.write("\(role.rawValue): \(line)\n") } }
+            return .curve(keys)
         }
+        let remote = endpoints.filter { !Endpoint.isOnThisMachine($0) }
+        guard let path = sharedKeyFile else {
+            if warn, let exposed = remote.first {
+                StandardError.write("""
+                    \(role.rawValue): WARNING: \(exposed) is open to other machines with no --keys: any process that reaches it can \
+                    take jobs, answer them wrongly or pose as a role, and frames cross the network unencrypted \
+                    (`gridlock keys generate DIR`, then --keys DIR for every role)
+
+                    """)
+            }
+            return .none
+        }
+        if warn, let exposed = remote.first {
+            StandardError.write("\(role.rawValue): \(exposed) is open to other machines with a --key-file: frames are tagged but not encrypted; --keys (CURVE) encrypts them\n")
+        }
+        return .sharedKey(try Self.readSharedKey(path, role: role.rawValue, warn: warn))
+    }
+
+    static func readSharedKey(_ path: String, role: String, warn: Bool) throws -> ClusterKey {
         // At most 4 KiB: a key is 33 bytes, and `--key-file /dev/zero` must not hang.
         // An empty file reads as nil data, not an error: it is a file without a key.
         guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4_096) ?? Data() else {

@@ -61,7 +61,7 @@ struct WorkerCommand: ParsableCommand {
         }
         // Read before a pool starts, so a bad key file is one clear error, not every process's
         // death; a pool's processes do not repeat its warning.
-        let clusterKey = try key.load(file, role: "worker", warn: !WorkerSupervisor.isSupervised)
+        let security = try key.load(file, role: .worker, endpoints: [coordinator, sink], warn: !WorkerSupervisor.isSupervised)
         guard processes == 1 else {
             var flags = [
                 "worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)", "--memory-budget",
@@ -70,6 +70,7 @@ struct WorkerCommand: ParsableCommand {
             if let coordinatorSilenceLimit { flags += ["--coordinator-silence-limit", "\(coordinatorSilenceLimit)"] }
             if let path = config.config { flags += ["--config", path] }
             if let path = key.keyFile { flags += ["--key-file", path] }
+            if let directory = key.keys { flags += ["--keys", directory] }
             if exitWhenDrained { flags.append("--exit-when-drained") }
             // A pool: a process that dies is replaced; one that exits cleanly (drained) is not.
             let pool = WorkerSupervisor(executable: WorkerSupervisor.currentExecutable, arguments: flags, replaceCleanExits: false)
@@ -90,7 +91,8 @@ struct WorkerCommand: ParsableCommand {
         let identity = WorkerIdentity.thisProcess
         var configuration = Worker.Configuration(
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)
-        configuration.key = clusterKey
+        configuration.key = security.key
+        configuration.curve = security.curve
         configuration.memoryBudgetBytes = memoryBudget.bytes
         configuration.maximumWindow = window
         configuration.log = { StandardError.write($0 + "\n") }
@@ -105,7 +107,7 @@ struct WorkerCommand: ParsableCommand {
             StandardError.write("""
                 worker \(identity): nothing heard from the coordinator at \(coordinator) for \
                 \(configuration.coordinatorSilenceLimit.map { "\(Double(seconds: $0))" } ?? "?") s; it is gone \
-                or unreachable\(configuration.key == nil ? ", or it has a --key-file this worker lacks" :                 " (or its --key-file is not this worker's)"), so this worker exits (--coordinator-silence-limit)
+                or unreachable (\(configuration.security.mismatchQuestion)?), so this worker exits (--coordinator-silence-limit)
 
                 """)
         }
@@ -137,14 +139,15 @@ struct SinkCommand: ParsableCommand {
 
     func run() throws {
         let file = try config.load()
-        let key = try self.key.load(file, role: "sink")
         let endpoint = try ConfigFile.require(coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let bind = self.bind ?? file.string("sink.bind") ?? "tcp://127.0.0.1:5556"
+        let security = try self.key.load(file, role: .sink, endpoints: [bind])
         let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
         let counters = Shared(SinkCounters())
-        try RoleLifetime.run { context, stop in
+        try RoleLifetime.run(admitting: security.curve, log: { StandardError.write("sink: \($0)\n") }) { context, stop in
             var sink = Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store)
-            sink.key = key
+            sink.key = security.key
+            sink.curve = security.curve
             sink.log = { StandardError.write("sink: \($0)\n") }
             return try Sink.run(
                 sink,
@@ -233,16 +236,19 @@ struct CoordinatorCommand: ParsableCommand {
         }
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: batch, file: file))
         var machine = CoordinatorMachine.Configuration(batch: batch, identity: .thisProcess)
-        machine.key = try key.load(file, role: "coordinator")
+        let bind = self.bind ?? file.string("coordinator.bind") ?? "tcp://127.0.0.1:5555"
+        let security = try key.load(file, role: .coordinator, endpoints: [bind])
+        machine.key = security.key
+        machine.workersAdmittedByTransport = security.curve != nil
         machine.maxAttempts = attempts ?? file.int("coordinator.attempts") ?? 3
         machine.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
         machine.resumeChanged = resumeChanged
-        var configuration = Coordinator.Configuration(
-            bind: bind ?? file.string("coordinator.bind") ?? "tcp://127.0.0.1:5555", sink: { sinkEndpoint }, machine: machine)
+        var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint }, machine: machine)
         configuration.log = { StandardError.write("coordinator: \($0)\n") }
+        configuration.curve = security.curve
         let progress = ProgressLine()
-        let outcome = try RoleLifetime.run { context, stop in
+        let outcome = try RoleLifetime.run(admitting: security.curve, log: configuration.log) { context, stop in
             try Coordinator.run(
                 reader, configuration, context: context, stop: stop,
                 bound: { StandardError.write("coordinator: bound \($0)\n") },
@@ -301,12 +307,25 @@ enum ConfigFile {
 
 /// A role's life: a ZeroMQ context, SIGINT and SIGTERM turned into a stop request, the role's
 /// loop, and the context closed after it (which waits for the role's sockets to close).
+///
+/// A role that binds with CURVE (`admitting` its allowlist) runs the context's ZAP handler
+/// first: without it, libzmq would admit any client key at all.
 enum RoleLifetime {
-    static func run<T>(_ body: (ZMQContext, StopFlag) throws -> T) throws -> T {
+    static func run<T>(
+        admitting keys: RoleKeys? = nil, log: @escaping @Sendable (String) -> Void = { _ in }, _ body: (ZMQContext, StopFlag) throws -> T
+    ) throws -> T {
         let context = try ZMQContext()
         let stop = StopFlag()
         TerminationSignals.forward(to: stop)
         defer { context.terminate() }
+        var handler: ZAPHandler?
+        if let keys {
+            let refusals = RefusedConnections()
+            handler = try ZAPHandler(
+                context: context, decide: keys.allowlist.decide,
+                denied: { request, reason in refusals.note(request, reason).map(log) })
+        }
+        defer { handler?.stop() }
         return try body(context, stop)
     }
 }

@@ -8,14 +8,19 @@
 //   - a worker's asks and heartbeats travel with their tag, so only a holder of the key is
 //     handed jobs;
 //   - every job a coordinator hands out carries a lease: a tag over the batch, job number,
-//     attempt, fingerprint, kind, puzzle, solver and source. A worker echoes it in its result;
-//     the sink stores a result only if the lease matches the result's own fields, so a peer
-//     that holds no lease cannot forge one, and a worker cannot change what job it answers;
+//     attempt, fingerprint, kind, puzzle, solver, source and the worker it is handed to. A
+//     worker echoes it in its result; the sink stores a result only if the lease matches the
+//     result's own fields, so a peer that holds no lease cannot forge one, and a worker cannot
+//     change what job it answers, nor answer as another worker;
 //   - what only the sink says (hello, stored, pages, stopped), what only the coordinator asks
 //     (queries, forget) and what only a worker says (ready, heartbeat) travels with a second
 //     frame: the tag of the first.
 // Tags are SipHash-2-4. The key is not sent on the wire. It does not hide traffic, nor stop a
 // peer that can read it from replaying it: that is CURVE's job (the wire's encryption).
+//
+// With CURVE (`--keys DIR`, KeyDirectory.swift) only the coordinator and the sink hold this
+// key (DIR/lease.key). Workers hold none: the transport admits them by their public keys, and
+// they cannot make a lease, only echo the ones they are handed, over an encrypted wire.
 
 public struct ClusterKey: Sendable, Hashable {
     let first: UInt64
@@ -75,21 +80,23 @@ public struct ClusterKey: Sendable, Hashable {
         return zip(tagFrame, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// The lease of a job as handed out (its attempt set).
-    public func lease(for job: Job) -> UInt64 {
+    /// The lease of a job as handed out (its attempt set) to `worker`.
+    public func lease(for job: Job, to worker: WorkerIdentity) -> UInt64 {
         lease(batch: job.batch, job: job.id, attempt: job.attempt, fingerprint: job.fingerprint, kind: job.kind,
-              puzzle: job.puzzle, solver: job.solver, source: job.source)
+              puzzle: job.puzzle, solver: job.solver, source: job.source, worker: worker)
     }
 
-    /// The lease a result must carry: its job's, if it answers the job as handed out.
+    /// The lease a result must carry: its job's, if it answers the job as handed out, and to
+    /// the worker it names. A worker that holds a lease can answer that job only as itself, and
+    /// only a lease it was handed: one never handed to it cannot be made without the key.
     public func lease(answering result: JobResult) -> UInt64 {
         lease(batch: result.batch, job: result.job, attempt: result.attempt, fingerprint: result.fingerprint, kind: result.kind,
-              puzzle: result.puzzle, solver: result.solver, source: result.source)
+              puzzle: result.puzzle, solver: result.solver, source: result.source, worker: result.worker)
     }
 
     private func lease(
         batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String,
-        source: String
+        source: String, worker: WorkerIdentity
     ) -> UInt64 {
         // The codec's own encoding (each string behind its length, so no two field lists hash
         // alike), fed to the hash as it is made: building it in an array first was an
@@ -105,6 +112,8 @@ public struct ClusterKey: Sendable, Hashable {
         hash.string(puzzle)
         hash.string(solver)
         hash.string(source)
+        hash.string(worker.host)
+        hash.unsigned(UInt64(bitPattern: Int64(worker.pid) << 1 ^ Int64(worker.pid) >> 63))
         return hash.finalize()
     }
 }

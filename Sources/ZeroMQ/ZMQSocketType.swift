@@ -10,6 +10,8 @@ public enum ZMQSocketType: Sendable, CaseIterable {
     case push
     case pull
     case pair
+    /// Strict request-reply, answering side: the ZAP handler's.
+    case rep
 
     var rawValue: Int32 {
         switch self {
@@ -18,6 +20,7 @@ public enum ZMQSocketType: Sendable, CaseIterable {
         case .push: ZMQ_PUSH
         case .pull: ZMQ_PULL
         case .pair: ZMQ_PAIR
+        case .rep: ZMQ_REP
         }
     }
 }

@@ -68,7 +68,7 @@ enum FuzzTarget {
     /// One valid frame of every message type, with the control bytes that reach each role.
     static var seeds: [[UInt8]] {
         var job = Job(batch: "b", id: 1, attempt: 1, kind: .rushhour, puzzle: "p1", solver: "bfs", maxStates: 9, timeoutSeconds: nil)
-        job.lease = key.lease(for: job)
+        job.lease = key.lease(for: job, to: identity)
         var result = JobResult(answering: job, worker: identity, status: .solved)
         result.moves = 3
         let stored = StoredJob(storing: result)

@@ -43,8 +43,8 @@ final class ClusterHarness {
         return stride(from: start, to: lines.count, by: step).prefix(count).map { lines[$0] }
     }
 
-    func startSink(extra: [String] = []) throws {
-        sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database] + extra)
+    func startSink(extra: [String] = [], errorLog: URL? = nil) throws {
+        sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database] + extra, errorLog: errorLog)
     }
 
     func startCoordinator(_ file: String, extra: [String] = [], errorLog: URL? = nil) throws {

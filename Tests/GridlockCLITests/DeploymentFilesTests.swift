@@ -32,9 +32,9 @@ struct DeploymentFilesTests {
         // Workers on other hosts reach the stable roles through their published ports.
         #expect((services["coordinator"]?["ports"] as? [String]) == ["5555:5555"])
         #expect((services["sink"]?["ports"] as? [String]) == ["5556:5556"])
-        // Every role holds the cluster key.
+        // Every role holds the cluster's CURVE keys.
         for role in ["coordinator", "sink", "worker"] {
-            #expect((services[role]?["command"] as? [String])?.contains("--key-file") == true, "\(role) takes the cluster key")
+            #expect((services[role]?["command"] as? [String])?.contains("--keys") == true, "\(role) takes the cluster's keys")
         }
     }
 

@@ -11,7 +11,7 @@ struct MultiHostTests {
             || FileManager.default.isExecutableFile(atPath: "/sbin/ip") && getuid() == 0
     }
 
-    @Test("coordinator, sink and two workers in four namespaces store every job once, right",
+    @Test("coordinator, sink and two workers in four namespaces, over CURVE, store every job once, right; a stranger's key is refused",
           .enabled(if: canMakeNamespaces, "needs root and iproute2 to create network namespaces"))
     func fourHosts() throws {
         let process = Process()
@@ -26,6 +26,6 @@ struct MultiHostTests {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(message)")
-        #expect(message.contains("40 of 40 jobs stored, 0 wrong"), "\(message)")
+        #expect(message.contains("(CURVE): 40 of 40 jobs stored (40 distinct), 0 wrong"), "\(message)")
     }
 }

@@ -65,6 +65,25 @@ struct CoordinatorMachineTests {
         #expect(Self.dispatched(machine.receive(.ready(Self.identity, credit: 3), from: Self.worker, now: Self.t0)).isEmpty)
     }
 
+    @Test("with CURVE, a worker admitted by the transport asks untagged and gets leased jobs; the sink's words still need their tag")
+    func curveAdmittedWorkers() {
+        let key = ClusterKey.random()
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+        configuration.key = key
+        configuration.workersAdmittedByTransport = true
+        var machine = CoordinatorMachine(configuration: configuration)
+        _ = machine.read((0..<2).map { Self.job($0) }, ended: true, now: Self.t0)
+        // An admitted worker cannot pose as the sink: its hello has no tag.
+        #expect(Self.withoutLogs(machine.receive([Self.worker, WireMessage.sinkHello.encoded()], now: Self.t0)).isEmpty)
+        #expect(machine.progress.dropped.forged == 1)
+        _ = machine.receive([Self.sink] + WireMessage.sinkHello.frames(key: key), now: Self.t0)
+        _ = machine.receive([Self.sink] + WireMessage.storedPage(batch: "b", from: 0, jobs: [], complete: true).frames(key: key), now: Self.t0)
+        let jobs = Self.dispatched(machine.receive([Self.worker, WireMessage.ready(Self.identity, credit: 3).encoded()], now: Self.t0))
+        #expect(jobs.map(\.id) == [0, 1])
+        #expect(jobs.allSatisfy { $0.lease == key.lease(for: $0, to: Self.identity) && $0.lease != 0 })
+        #expect(machine.progress.dropped.forged == 1)
+    }
+
     @Test("with a key, jobs go out with their lease, only to a worker whose asks carry the tag, and the sink's words count only with their tag")
     func keyedCoordinator() {
         let key = ClusterKey.random()
@@ -90,7 +109,7 @@ struct CoordinatorMachineTests {
         #expect(!machine.tick(now: Self.t0).contains(.send(to: Self.worker, .alive)))
         let jobs = Self.dispatched(machine.receive([Self.worker] + ready.frames(key: key), now: Self.t0))
         #expect(jobs.map(\.id) == [0, 1, 2])
-        #expect(jobs.allSatisfy { $0.lease == key.lease(for: $0) && $0.lease != 0 })
+        #expect(jobs.allSatisfy { $0.lease == key.lease(for: $0, to: Self.identity) && $0.lease != 0 })
         // A forged acknowledgement settles nothing; the sink's own does.
         let stored = WireMessage.stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: jobs[0].fingerprint)])
         _ = machine.receive([Self.sink, stored.encoded()], now: Self.t0)

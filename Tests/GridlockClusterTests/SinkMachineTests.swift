@@ -42,15 +42,18 @@ struct SinkMachineTests {
         var altered = honest
         altered.puzzle = "another puzzle"
         let unleased = Self.result(1)
-        _ = machine.receiveResults(Self.frame([honest, altered, unleased]), now: Self.t0)
-        #expect(machine.counters.dropped.forged == 2)
+        // A real lease, answered in another worker's name: the job was never leased to it.
+        var impersonated = honest
+        impersonated.worker = WorkerIdentity(host: "elsewhere", pid: honest.worker.pid)
+        _ = machine.receiveResults(Self.frame([honest, altered, unleased, impersonated]), now: Self.t0)
+        #expect(machine.counters.dropped.forged == 3)
         let stored = Self.stores(machine.finish())
         #expect(stored == [[honest]])
 
         let query = WireMessage.storedQuery(batch: "b", from: 0, limit: 10)
         #expect(Self.withoutLogs(machine.receiveFromCoordinator([query.encoded()], now: Self.t0)).isEmpty)
         #expect(Self.withoutLogs(machine.receiveFromCoordinator(query.frames(key: ClusterKey.random()), now: Self.t0)).isEmpty)
-        #expect(machine.counters.dropped.forged == 4)
+        #expect(machine.counters.dropped.forged == 5)
         #expect(machine.receiveFromCoordinator(query.frames(key: key), now: Self.t0) == [.readStored(batch: "b", from: 0, limit: 10)])
     }
 

@@ -54,24 +54,29 @@ import Testing
         for (job, text) in [(0, ""), (-1, "é→✓"), (Int.max, long), (300, "A"), (Int.min, String(long.reversed()))] {
             let leased = Job(batch: "b-\(text.prefix(3))", id: job, attempt: job % 7, kind: .tilt,
                              puzzle: text, solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:\(job)")
-            #expect(key.lease(for: leased) == key.leaseOfEncodedFields(
+            let worker = WorkerIdentity(host: "h\(text.suffix(2))", pid: job % 65_536)
+            #expect(key.lease(for: leased, to: worker) == key.leaseOfEncodedFields(
                 batch: leased.batch, job: leased.id, attempt: leased.attempt, fingerprint: leased.fingerprint, kind: .tilt, puzzle: text,
-                solver: "bfs", source: leased.source), "job \(job)")
+                solver: "bfs", source: leased.source, worker: worker), "job \(job)")
         }
     }
 
-    @Test("a lease matches only its result: another attempt, job, puzzle, source or key breaks it")
+    @Test("a lease matches only its result: another attempt, job, puzzle, source, worker or key breaks it")
     func leaseBindsTheResult() {
         let key = ClusterKey.random()
         var job = Job(batch: "b", id: 4, attempt: 2, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:5")
-        job.lease = key.lease(for: job)
-        let result = JobResult(answering: job, worker: WorkerIdentity(host: "w", pid: 1), status: .solved)
+        let worker = WorkerIdentity(host: "w", pid: 1)
+        job.lease = key.lease(for: job, to: worker)
+        let result = JobResult(answering: job, worker: worker, status: .solved)
         #expect(result.lease == key.lease(answering: result))
-        var changed = [result, result, result, result]
+        var changed = [result, result, result, result, result, result]
         changed[0].attempt = 1
         changed[1].job = 5
         changed[2].puzzle = "q"
         changed[3].source = "f:6"
+        // The lease of a job handed to one worker, answered in another's name.
+        changed[4].worker = WorkerIdentity(host: "w", pid: 2)
+        changed[5].worker = WorkerIdentity(host: "v", pid: 1)
         for forged in changed { #expect(forged.lease != key.lease(answering: forged)) }
         #expect(result.lease != ClusterKey.random().lease(answering: result))
     }
@@ -95,7 +100,8 @@ import Testing
 extension ClusterKey {
     /// The lease as the codec's bytes, hashed whole: the reference `lease` must equal.
     func leaseOfEncodedFields(
-        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String, source: String
+        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String, source: String,
+        worker: WorkerIdentity
     ) -> UInt64 {
         var writer = WireWriter()
         writer.string(batch)
@@ -106,6 +112,8 @@ extension ClusterKey {
         writer.string(puzzle)
         writer.string(solver)
         writer.string(source)
+        writer.string(worker.host)
+        writer.int(worker.pid)
         return tag(writer.bytes, .lease)
     }
 }
