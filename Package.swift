@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Puzzle models, move generation, search and statistics. No sockets, no files, no clocks
@@ -45,13 +48,25 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // What a running role shows: Prometheus metrics and health on a small HTTP endpoint.
+        .target(
+            name: "GridlockObservability",
+            dependencies: [
+                "GridlockCluster",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command-line front end: parse, wire, run. A library, so that the fuzzer reaches
         // its option parsing and its database reading.
         .target(
             name: "GridlockCommands",
             dependencies: [
-                "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo",
+                "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo", "GridlockObservability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The executable: it only calls GridlockCommands.
@@ -91,7 +106,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockCLITests",
-            dependencies: ["gridlock", "ZeroMQ", "GridlockWire"]
+            dependencies: [
+                "gridlock", "ZeroMQ", "GridlockWire", "GridlockObservability", "GridlockCluster",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

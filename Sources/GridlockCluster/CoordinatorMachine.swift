@@ -278,6 +278,7 @@ public struct CoordinatorMachine {
             dispatch(to: worker, now: now, &actions)
         }
         progress.inFlight = max(0, tracked.count - queued.count - retries.count)
+        progress.queued = unverified.count + queued.count + retries.count
         if inputEnded, unverified.isEmpty, tracked.isEmpty, resume.endChecked {
             progress.complete = true
             for worker in idle { actions.append(.send(to: worker, .drained)) }
@@ -344,6 +345,8 @@ public struct CoordinatorProgress: Sendable, Hashable {
     public var unreadable = 0
     public var reissued = 0
     public var inFlight = 0
+    /// Jobs read and not yet handed out (checked against the sink's pages or waiting for a worker).
+    public var queued = 0
     public var liveWorkers = 0
     public var dropped = DropCounts()
     /// How the batch's stored jobs ended, this run's and earlier ones': the exit status.

@@ -98,6 +98,7 @@ public enum LocalCluster {
     public static func run(
         _ reader: JobReader, _ configuration: CoordinatorMachine.Configuration, store: ResultStore, workers: Workers,
         stop: StopFlag = StopFlag(), log: @escaping @Sendable (String) -> Void = { _ in },
+        observeStore: (@Sendable (Duration, Int) -> Void)? = nil,
         progress: (CoordinatorProgress, SinkCounters) -> Void = { _, _ in }
     ) throws -> Outcome {
         var workersStopped = false
@@ -115,6 +116,7 @@ public enum LocalCluster {
                 var sink = Sink.Configuration(bind: workers.results, coordinator: { workers.jobs }, database: store)
                 sink.key = key
                 sink.log = log
+                sink.observeStore = observeStore
                 sink.written = { results, stored in streamed.update { $0.add(results, stored: stored) } }
                 try Sink.run(sink, context: context, stop: stopSink, counters: sinkCounters, bound: { _ in })
             } catch {

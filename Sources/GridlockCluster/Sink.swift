@@ -33,6 +33,11 @@ public enum Sink {
         public var key: ClusterKey?
         /// Where lines for the operator go (refused frames, a few a minute).
         public var log: @Sendable (String) -> Void = { _ in }
+        /// Told of each group stored: how long its transaction took, and how many results.
+        public var observeStore: (@Sendable (Duration, Int) -> Void)?
+        /// Told the counts about twice a second, from the loop itself: a loop that stops
+        /// turning (a hung disk) stops telling (RoleHealth).
+        public var report: (@Sendable (SinkCounters) -> Void)?
         /// CURVE: the results socket admits only the allowlist's workers and coordinator (the
         /// context's ZAP handler decides), and the coordinator is reached only at its own key.
         public var curve: RoleKeys?
@@ -73,6 +78,8 @@ public enum Sink {
             coordinator.close()
         }
         let clock = ContinuousClock()
+        var lastReport = clock.now
+        let reportInterval: Duration = .milliseconds(500)
         var machine = SinkMachine(key: configuration.key)
         let database = configuration.database
 
@@ -82,7 +89,9 @@ public enum Sink {
                 case .send(let message):
                     try coordinator.send(message.frames(key: configuration.key), dontWait: true)
                 case .store(let batch):
+                    let started = clock.now
                     let stored = try database.store(batch)
+                    configuration.observeStore?(started.duration(to: clock.now), batch.count)
                     configuration.written?(batch, stored)
                     try perform(machine.stored(batch, as: stored))
                 case .readStored(let batch, let from, let limit):
@@ -118,6 +127,10 @@ public enum Sink {
                 try perform(machine.receiveFromCoordinator(frames, now: clock.now))
             }
             counters.update { $0 = machine.counters }
+            if let report = configuration.report, lastReport.duration(to: clock.now) >= reportInterval {
+                report(machine.counters)
+                lastReport = clock.now
+            }
         }
 
         do {

@@ -63,6 +63,8 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Table format: text, markdown, csv or json.")
     var format: ReportFormat = .text
 
+    @OptionGroup var metrics: MetricsOption
+
     func validate() throws {
         try jobOptions.validate()
         guard workers >= 1, workers <= 4_096 else { throw ValidationError("--workers must be from 1 to 4096") }
@@ -92,10 +94,19 @@ struct BatchCommand: ParsableCommand {
             // is stored, and the run says how to resume.
             let stop = StopFlag()
             TerminationSignals.forward(to: stop)
+            let observation = try metrics.start(ClusterConfig(), key: "batch.metrics")
+            defer { observation?.stop() }
+            if let observation { StandardError.write("batch: metrics on http://\(observation.server.address)/metrics\n") }
+            observation?.health.markBound()
+            var observeStore: (@Sendable (Duration, Int) -> Void)?
+            if let metrics = observation?.metrics { observeStore = { metrics.observeStore($0, results: $1) } }
             outcome = try LocalCluster.run(
-                reader, configuration, store: store, workers: pool, stop: stop, log: { StandardError.write("\rbatch: \($0)\n") }
+                reader, configuration, store: store, workers: pool, stop: stop, log: { StandardError.write("\rbatch: \($0)\n") },
+                observeStore: observeStore
             ) { state, sink in
                 progress.show(state, sink: sink)
+                observation?.metrics.update(state)
+                observation?.metrics.update(sink)
             }
         } catch let error as ClusterError {
             progress.finish()

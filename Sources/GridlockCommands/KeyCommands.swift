@@ -116,9 +116,9 @@ struct KeyOptions: ParsableArguments {
     @Option(help: "A shared cluster key from `gridlock key` (config: cluster.key_file): frames tagged, not encrypted, for one trusted network. Without --keys or this, any process that reaches the ports can pose as the sink, take jobs and answer them wrongly, or store results for jobs it was never given.")
     var keyFile: String?
 
-    /// The role's protection. With none, says so (if `warn`) when an endpoint it binds or
-    /// reaches is not on this machine.
-    func load(_ file: ClusterConfig, role: ClusterRole, endpoints: [String], warn: Bool = true) throws -> RoleSecurity {
+    /// The role's protection, and what to warn of: with none, an endpoint it binds or reaches
+    /// that is not on this machine; loose modes on secret files.
+    func load(_ file: ClusterConfig, role: ClusterRole, endpoints: [String]) throws -> (RoleSecurity, warnings: [String]) {
         let environment = ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         let directory = keys ?? environment ?? file.string("cluster.keys")
         let sharedKeyFile = keyFile ?? file.string("cluster.key_file")
@@ -132,28 +132,23 @@ struct KeyOptions: ParsableArguments {
             } catch let error as ClusterError {
                 throw ValidationError("--keys \(directory): \(error.description)")
             }
-            if warn { for line in keys.warnings { StandardError.write("\(role.rawValue): \(line)\n") } }
-            return .curve(keys)
+            return (.curve(keys), keys.warnings)
         }
         let remote = endpoints.filter { !Endpoint.isOnThisMachine($0) }
         guard let path = sharedKeyFile else {
-            if warn, let exposed = remote.first {
-                StandardError.write("""
-                    \(role.rawValue): WARNING: \(exposed) is open to other machines with no --keys: any process that reaches it can \
-                    take jobs, answer them wrongly or pose as a role, and frames cross the network unencrypted \
-                    (`gridlock keys generate DIR`, then --keys DIR for every role)
-
-                    """)
+            let warning = remote.first.map { exposed in
+                "WARNING: \(exposed) is open to other machines with no --keys: any process that reaches it can take jobs, answer "
+                    + "them wrongly or pose as a role, and frames cross the network unencrypted (`gridlock keys generate DIR`, then "
+                    + "--keys DIR for every role)"
             }
-            return .none
+            return (.none, warning.map { [$0] } ?? [])
         }
-        if warn, let exposed = remote.first {
-            StandardError.write("\(role.rawValue): \(exposed) is open to other machines with a --key-file: frames are tagged but not encrypted; --keys (CURVE) encrypts them\n")
-        }
-        return .sharedKey(try Self.readSharedKey(path, role: role.rawValue, warn: warn))
+        var warnings = remote.first.map { ["\($0) is open to other machines with a --key-file: frames are tagged but not encrypted; --keys (CURVE) encrypts them"] } ?? []
+        let key = try Self.readSharedKey(path, warnings: &warnings)
+        return (.sharedKey(key), warnings)
     }
 
-    static func readSharedKey(_ path: String, role: String, warn: Bool) throws -> ClusterKey {
+    static func readSharedKey(_ path: String, warnings: inout [String]) throws -> ClusterKey {
         // At most 4 KiB: a key is 33 bytes, and `--key-file /dev/zero` must not hang.
         // An empty file reads as nil data, not an error: it is a file without a key.
         guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4_096) ?? Data() else {
@@ -166,8 +161,8 @@ struct KeyOptions: ParsableArguments {
         // As ssh does with private keys: a key others can read is no secret. Said, not refused,
         // so a shared mount with loose modes still runs.
         var status = stat()
-        if warn, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o077 != 0 {
-            StandardError.write("\(role): the key file \(path) can be read by other users (mode \(String(status.st_mode & 0o777, radix: 8))): chmod 600 it\n")
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o077 != 0 {
+            warnings.append("the key file \(path) can be read by other users (mode \(String(status.st_mode & 0o777, radix: 8))): chmod 600 it")
         }
         return key
     }

@@ -10,10 +10,15 @@ final class ProgressLine: @unchecked Sendable {
     let started: ContinuousClock.Instant
     var lastLine: ContinuousClock.Instant
     var shown = false
+    /// Where a line goes when it is not rewritten in place: standard error, or a role's log.
+    let log: (String) -> Void
+    let inPlace: Bool
 
-    init() {
+    init(log: @escaping (String) -> Void = { StandardError.write($0 + "\n") }, inPlace: Bool = StandardError.isTerminal) {
         started = clock.now
         lastLine = clock.now
+        self.log = log
+        self.inPlace = inPlace
     }
 
     func show(_ progress: CoordinatorProgress, sink: SinkCounters) {
@@ -30,11 +35,11 @@ final class ProgressLine: @unchecked Sendable {
         }
         let text = "batch: \(of), \(Int(rate).grouped) jobs/s, \(progress.failed) failed, "
             + "\(progress.reissued) re-issued, \(progress.liveWorkers) workers"
-        if StandardError.isTerminal {
+        if inPlace {
             StandardError.write("\r\u{1B}[K" + text)
             shown = true
         } else if lastLine.duration(to: clock.now) >= .seconds(5) {
-            StandardError.write(text + "\n")
+            log(text)
             lastLine = clock.now
         }
     }

@@ -7,6 +7,7 @@ import Synchronization
 import GridlockCluster
 import GridlockCore
 import GridlockWire
+import Logging
 import ZeroMQ
 
 struct WorkerCommand: ParsableCommand {
@@ -47,7 +48,14 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Exit after hearing nothing from the coordinator for this many seconds; it says it is there every second (config: worker.coordinator_silence_s; default 120; 0: never).")
     var coordinatorSilenceLimit: Double?
 
+    @OptionGroup var logs: LogFormatOption
+
     func run() throws {
+        let log = logs.logger(role: "worker")
+        try logs.run(log) { try runWorker(log) }
+    }
+
+    private func runWorker(_ log: Logger) throws {
         WorkerSupervisor.dieWithSupervisor(whenGone: TerminationSignals.requestStop)
         let file = try config.load()
         let coordinator = try ConfigFile.require(self.coordinator, file, "coordinator.endpoint", flag: "--coordinator")
@@ -61,7 +69,8 @@ struct WorkerCommand: ParsableCommand {
         }
         // Read before a pool starts, so a bad key file is one clear error, not every process's
         // death; a pool's processes do not repeat its warning.
-        let security = try key.load(file, role: .worker, endpoints: [coordinator, sink], warn: !WorkerSupervisor.isSupervised)
+        let (security, warnings) = try key.load(file, role: .worker, endpoints: [coordinator, sink])
+        if !WorkerSupervisor.isSupervised { for warning in warnings { log.warning("\(warning)") } }
         guard processes == 1 else {
             var flags = [
                 "worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)", "--memory-budget",
@@ -72,6 +81,7 @@ struct WorkerCommand: ParsableCommand {
             if let path = key.keyFile { flags += ["--key-file", path] }
             if let directory = key.keys { flags += ["--keys", directory] }
             if exitWhenDrained { flags.append("--exit-when-drained") }
+            flags += ["--log-format", logs.logFormat.rawValue]
             // A pool: a process that dies is replaced; one that exits cleanly (drained) is not.
             let pool = WorkerSupervisor(executable: WorkerSupervisor.currentExecutable, arguments: flags, replaceCleanExits: false)
             try pool.start(processes)
@@ -95,7 +105,7 @@ struct WorkerCommand: ParsableCommand {
         configuration.curve = security.curve
         configuration.memoryBudgetBytes = memoryBudget.bytes
         configuration.maximumWindow = window
-        configuration.log = { StandardError.write($0 + "\n") }
+        configuration.log = { log.warning("\($0)") }
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s") {
             configuration.coordinatorSilenceLimit = limit == 0 ? nil : .milliseconds(Int64(limit * 1_000))
@@ -104,11 +114,10 @@ struct WorkerCommand: ParsableCommand {
         if outcome.coordinatorSilent {
             // A clean exit: a pool does not replace it, and nothing is lost (the coordinator
             // re-issues whatever this worker held, if it ever comes back).
-            StandardError.write("""
+            log.warning("""
                 worker \(identity): nothing heard from the coordinator at \(coordinator) for \
                 \(configuration.coordinatorSilenceLimit.map { "\(Double(seconds: $0))" } ?? "?") s; it is gone \
                 or unreachable (\(configuration.security.mismatchQuestion)?), so this worker exits (--coordinator-silence-limit)
-
                 """)
         }
     }
@@ -137,28 +146,51 @@ struct SinkCommand: ParsableCommand {
 
     @OptionGroup var key: KeyOptions
 
+    @OptionGroup var metrics: MetricsOption
+
+    @OptionGroup var logs: LogFormatOption
+
     func run() throws {
+        let log = logs.logger(role: "sink")
+        try logs.run(log) { try runSink(log) }
+    }
+
+    private func runSink(_ log: Logger) throws {
         let file = try config.load()
         let endpoint = try ConfigFile.require(coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let bind = self.bind ?? file.string("sink.bind") ?? "tcp://127.0.0.1:5556"
-        let security = try self.key.load(file, role: .sink, endpoints: [bind])
+        let (security, warnings) = try self.key.load(file, role: .sink, endpoints: [bind])
+        for warning in warnings { log.warning("\(warning)") }
         let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
         let counters = Shared(SinkCounters())
-        try RoleLifetime.run(admitting: security.curve, log: { StandardError.write("sink: \($0)\n") }) { context, stop in
+        let observation = try metrics.start(file, key: "sink.metrics")
+        defer { observation?.stop() }
+        if let observation { log.info("metrics on http://\(observation.server.address)/metrics") }
+        let refusals = RefusedConnections()
+        try RoleLifetime.run(admitting: security.curve, refusals: refusals, log: { log.warning("\($0)") }) { context, stop in
             var sink = Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store)
             sink.key = security.key
             sink.curve = security.curve
-            sink.log = { StandardError.write("sink: \($0)\n") }
+            sink.log = { log.warning("\($0)") }
+            if let observation {
+                sink.observeStore = { observation.metrics.observeStore($0, results: $1) }
+                sink.report = { counts in
+                    observation.metrics.update(counts)
+                    observation.metrics.updateRefused(refusals.count)
+                }
+            }
             return try Sink.run(
                 sink,
                 context: context, stop: stop, counters: counters,
-                bound: { StandardError.write("sink: bound \($0), storing in \(store.path)\n") })
+                bound: {
+                    observation?.health.markBound()
+                    log.info("bound \($0), storing in \(store.path)")
+                })
         }
         let final = counters.current
-        StandardError.write("""
-            sink: \(final.stored) stored, \(final.duplicates) duplicates, \(final.dropped.malformed) malformed and \
-            \(final.dropped.forged) forged frames or results dropped
-
+        log.info("""
+            \(final.stored) stored, \(final.duplicates) duplicates, \(final.dropped.malformed) malformed and \
+            \(final.dropped.forged) forged frames or results dropped, \(refusals.count) connections refused
             """)
     }
 }
@@ -204,6 +236,10 @@ struct CoordinatorCommand: ParsableCommand {
 
     @OptionGroup var key: KeyOptions
 
+    @OptionGroup var metrics: MetricsOption
+
+    @OptionGroup var logs: LogFormatOption
+
     @Option(help: .hidden)
     var journal: String?
 
@@ -229,15 +265,21 @@ struct CoordinatorCommand: ParsableCommand {
     }
 
     func run() throws {
+        let log = logs.logger(role: "coordinator")
+        try logs.run(log) { try runCoordinator(log) }
+    }
+
+    private func runCoordinator(_ log: Logger) throws {
         let file = try config.load()
         let sinkEndpoint = try ConfigFile.require(sink, file, "sink.endpoint", flag: "--sink")
         if journal != nil {
-            StandardError.write("coordinator: --journal is no longer needed and is ignored: the sink's database says what is stored, by fingerprint\n")
+            log.notice("--journal is no longer needed and is ignored: the sink's database says what is stored, by fingerprint")
         }
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: batch, file: file))
         var machine = CoordinatorMachine.Configuration(batch: batch, identity: .thisProcess)
         let bind = self.bind ?? file.string("coordinator.bind") ?? "tcp://127.0.0.1:5555"
-        let security = try key.load(file, role: .coordinator, endpoints: [bind])
+        let (security, warnings) = try key.load(file, role: .coordinator, endpoints: [bind])
+        for warning in warnings { log.warning("\(warning)") }
         machine.key = security.key
         machine.workersAdmittedByTransport = security.curve != nil
         machine.maxAttempts = attempts ?? file.int("coordinator.attempts") ?? 3
@@ -245,27 +287,40 @@ struct CoordinatorCommand: ParsableCommand {
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
         machine.resumeChanged = resumeChanged
         var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint }, machine: machine)
-        configuration.log = { StandardError.write("coordinator: \($0)\n") }
+        configuration.log = { log.warning("\($0)") }
         configuration.curve = security.curve
-        let progress = ProgressLine()
-        let outcome = try RoleLifetime.run(admitting: security.curve, log: configuration.log) { context, stop in
+        let progress = ProgressLine.logged(log, format: logs.logFormat)
+        let observation = try metrics.start(file, key: "coordinator.metrics")
+        defer { observation?.stop() }
+        if let observation { log.info("metrics on http://\(observation.server.address)/metrics") }
+        let refusals = RefusedConnections()
+        let outcome = try RoleLifetime.run(admitting: security.curve, refusals: refusals, log: configuration.log) { context, stop in
             try Coordinator.run(
                 reader, configuration, context: context, stop: stop,
-                bound: { StandardError.write("coordinator: bound \($0)\n") },
-                progress: { progress.show($0, sink: SinkCounters()) })
+                bound: {
+                    observation?.health.markBound()
+                    log.info("bound \($0)")
+                },
+                progress: { state in
+                    progress.show(state, sink: SinkCounters())
+                    observation?.metrics.update(state)
+                    observation?.metrics.updateRefused(refusals.count)
+                })
         }
         progress.finish()
         let final = outcome.progress
-        StandardError.write("""
-            coordinator: \(final.done) of \(final.read) stored (\(final.storedBefore) before this run, \(final.changed) changed), \
+        log.info("""
+            \(final.done) of \(final.read) stored (\(final.storedBefore) before this run, \(final.changed) changed), \
             \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed, \
-            \(final.dropped.unexpected) unexpected and \(final.dropped.forged) forged frames dropped
-
+            \(final.dropped.unexpected) unexpected and \(final.dropped.forged) forged frames dropped, \
+            \(refusals.count) connections refused
             """)
         switch outcome.stop {
         case .complete?:
             // The sink's acknowledgements and pages say how each stored job ended.
-            StandardError.tally(final.tally)
+            let tally = final.tally
+            let line = "results: \(tally.summary)" + (tally.wrong > 0 ? ": \(tally.wrong) answers disagree with the input's" : "")
+            if tally.wrong > 0 { log.error("\(line)") } else { log.info("\(line)") }
             if final.tally.exitCode != 0 { throw ExitCode(final.tally.exitCode) }
         case .inputChanged(let reason)?:
             throw CommandFailure(reason)
@@ -312,7 +367,8 @@ enum ConfigFile {
 /// first: without it, libzmq would admit any client key at all.
 enum RoleLifetime {
     static func run<T>(
-        admitting keys: RoleKeys? = nil, log: @escaping @Sendable (String) -> Void = { _ in }, _ body: (ZMQContext, StopFlag) throws -> T
+        admitting keys: RoleKeys? = nil, refusals: RefusedConnections = RefusedConnections(), log: @escaping @Sendable (String) -> Void = { _ in },
+        _ body: (ZMQContext, StopFlag) throws -> T
     ) throws -> T {
         let context = try ZMQContext()
         let stop = StopFlag()
@@ -320,7 +376,6 @@ enum RoleLifetime {
         defer { context.terminate() }
         var handler: ZAPHandler?
         if let keys {
-            let refusals = RefusedConnections()
             handler = try ZAPHandler(
                 context: context, decide: keys.allowlist.decide,
                 denied: { request, reason in refusals.note(request, reason).map(log) })

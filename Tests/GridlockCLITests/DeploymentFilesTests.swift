@@ -10,17 +10,23 @@ import Testing
 struct DeploymentFilesTests {
     /// docker-compose.yml as JSON, through PyYAML (python3 is on every machine of this kind).
     static func compose() throws -> [String: Any] {
+        let data = try python(
+            "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))", "docker-compose.yml")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// What a Python script prints about a path of the repository, which must parse.
+    static func python(_ script: String, _ path: String) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
-                             GridlockBinary.repository.appendingPathComponent("docker-compose.yml").path]
+        process.arguments = ["python3", "-c", script, GridlockBinary.repository.appendingPathComponent(path).path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "docker-compose.yml must parse as YAML")
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(process.terminationStatus == 0, "\(path) must parse as YAML")
+        return data
     }
 
     @Test("the compose file parses and names coordinator, sink and a scalable worker")
@@ -48,6 +54,57 @@ struct DeploymentFilesTests {
             for flag in command.dropFirst() where flag.hasPrefix("--") {
                 #expect(help.stdout.contains(flag), "\(name): `gridlock \(command[0])` accepts \(flag)")
             }
+        }
+    }
+
+    /// Every document of the Kubernetes manifests the kustomization lists, and the
+    /// kustomization itself (last), as JSON through PyYAML.
+    static func kubernetes() throws -> [[String: Any]] {
+        let script = """
+            import json, sys, yaml, os
+            root = sys.argv[1]
+            kustomization = yaml.safe_load(open(os.path.join(root, "kustomization.yaml")))
+            documents = [d for r in kustomization["resources"] for d in yaml.safe_load_all(open(os.path.join(root, r))) if d]
+            print(json.dumps(documents + [kustomization]))
+            """
+        let data = try python(script, "deploy/kubernetes")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    }
+
+    @Test("the Kubernetes manifests run real gridlock commands, with a config file the roles accept and the key files keys generate writes")
+    func kubernetesManifests() throws {
+        let documents = try Self.kubernetes()
+        let kustomization = try #require(documents.last)
+        var kinds: [String: Int] = [:]
+        var configText: String?
+        for document in documents.dropLast() {
+            kinds[document["kind"] as? String ?? "?", default: 0] += 1
+            if let data = document["data"] as? [String: String], let text = data["gridlock.conf"] { configText = text }
+            let spec = (document["spec"] as? [String: Any])?["template"] as? [String: Any]
+            let containers = ((spec?["spec"] as? [String: Any])?["containers"] as? [[String: Any]]) ?? []
+            for container in containers {
+                let args = try #require(container["args"] as? [String])
+                let help = try GridlockBinary.run([args[0], "--help"])
+                #expect(help.status == 0, "`gridlock \(args[0])` exists")
+                for flag in args.dropFirst() where flag.hasPrefix("--") {
+                    #expect(help.stdout.contains(flag), "`gridlock \(args[0])` accepts \(flag)")
+                }
+            }
+        }
+        #expect(kinds["StatefulSet"] == 1 && kinds["Job"] == 1 && kinds["Deployment"] == 1 && kinds["Service"] == 2)
+        // The roles' config: parsed as every role parses it (--window 0 is refused only after).
+        let config = try BatchCommandTests.temporaryDirectory().appendingPathComponent("k8s.conf")
+        try #require(configText).write(to: config, atomically: true, encoding: .utf8)
+        let worker = try GridlockBinary.run(["worker", "--config", config.path, "--window", "0"])
+        #expect(worker.stderr.contains("--processes and --window must be at least 1"), "\(worker.stderr)")
+        // The secrets hold the files `keys generate` writes, each role only its own.
+        let keys = try BatchCommandTests.temporaryDirectory().appendingPathComponent("keys").path
+        let written = Set(try GridlockBinary.run(["keys", "generate", keys]).stdout.split(separator: "\n").map { ($0 as NSString).lastPathComponent })
+        let secrets = try #require(kustomization["secretGenerator"] as? [[String: Any]])
+        for secret in secrets {
+            let files = Set(try #require(secret["files"] as? [String]).map { ($0 as NSString).lastPathComponent })
+            #expect(files.isSubset(of: written), "\(secret["name"] ?? "?")")
+            if (secret["name"] as? String)?.contains("worker") == true { #expect(files == ["worker.key", "allowed"]) }
         }
     }
 

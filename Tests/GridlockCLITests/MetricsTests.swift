@@ -1,0 +1,190 @@
+// The roles' metrics endpoint: scraped during a real batch, checked against the Prometheus text
+// format, and the health answers.
+
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import GridlockCluster
+import GridlockObservability
+import Testing
+
+@Suite("Metrics and health")
+struct MetricsTests {
+    /// GET `url`: the status and the body, or nil when nothing answers.
+    static func get(_ url: String) -> (Int, String)? {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer: (Int, String)?
+        var request = URLRequest(url: URL(string: url)!)
+        request.timeoutInterval = 2
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+            if let response = response as? HTTPURLResponse {
+                answer = (response.statusCode, String(decoding: data ?? Data(), as: UTF8.self))
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        return answer
+    }
+
+    /// The sample of `name` (no labels), or nil.
+    static func value(_ name: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+    }
+
+    /// The address a role printed for its metrics ("metrics on http://HOST:PORT/metrics").
+    static func address(in log: URL, seconds: Double = 20) throws -> String {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "metrics on http://"), let end = text[range.upperBound...].firstIndex(of: "/") {
+                return String(text[range.upperBound..<end])
+            }
+            usleep(20_000)
+        }
+        throw GridlockBinary.Timeout()
+    }
+
+    @Test("/metrics scraped during a batch: counters rise, the sink's stored ends at the job count, and every scrape is valid Prometheus text")
+    func scrapedDuringABatch() throws {
+        let cluster = try ClusterHarness()
+        let lines = try ClusterHarness.sample(count: 3_000)
+        let sinkLog = cluster.directory.appendingPathComponent("sink.log")
+        let coordinatorLog = cluster.directory.appendingPathComponent("coordinator.log")
+        try cluster.startSink(extra: ["--metrics", "127.0.0.1:0"], errorLog: sinkLog)
+        let sinkAddress = try Self.address(in: sinkLog)
+        #expect(Self.get("http://\(sinkAddress)/healthz")?.0 == 200)
+        try cluster.startCoordinator(try cluster.write(lines), extra: ["--metrics", "127.0.0.1:0"], errorLog: coordinatorLog)
+        let coordinatorAddress = try Self.address(in: coordinatorLog)
+        try cluster.startWorkers(1)
+        var stored: [Double] = []
+        var read: [Double] = []
+        var sawWorker = false
+        while cluster.coordinator!.isRunning {
+            if let (status, text) = Self.get("http://\(sinkAddress)/metrics") {
+                #expect(status == 200)
+                #expect(PrometheusText.problems(text).isEmpty, "\(PrometheusText.problems(text))")
+                stored.append(Self.value("gridlock_results_stored_total", in: text) ?? -1)
+            }
+            if let (status, text) = Self.get("http://\(coordinatorAddress)/metrics"), status == 200 {
+                #expect(PrometheusText.problems(text).isEmpty, "\(PrometheusText.problems(text))")
+                read.append(Self.value("gridlock_jobs_read_total", in: text) ?? -1)
+                if (Self.value("gridlock_workers_connected", in: text) ?? 0) >= 1 { sawWorker = true }
+            }
+            usleep(100_000)
+        }
+        // The sink outlives the coordinator: its count is final once the batch is over.
+        let final = Self.get("http://\(sinkAddress)/metrics")
+        #expect(final.flatMap { Self.value("gridlock_results_stored_total", in: $0.1) } == Double(lines.count))
+        #expect(final.map { $0.1.contains("gridlock_store_batch_seconds_count") } == true)
+        try cluster.finish()
+        #expect(zip(stored, stored.dropFirst()).allSatisfy { $0 <= $1 }, "a counter never falls: \(stored)")
+        #expect(Set(stored.filter { $0 > 0 && $0 < Double(lines.count) }).count >= 2, "seen rising mid-batch: \(stored)")
+        #expect(zip(read, read.dropFirst()).allSatisfy { $0 <= $1 } && read.contains { $0 > 0 }, "\(read)")
+        #expect(sawWorker)
+        try cluster.expectAllStored(lines)
+    }
+
+    @Test("a role whose loop stops turning fails /healthz; one not bound yet, or stopping, is not ready")
+    func healthRules() {
+        let start = ContinuousClock.now
+        let health = RoleHealth(now: start)
+        #expect(health.livenessProblem(now: start) == nil)
+        #expect(health.readinessProblem(now: start) == "not bound yet")
+        health.markBound()
+        #expect(health.readinessProblem(now: start) == nil)
+        let later = start.advanced(by: RoleHealth.stallLimit + .seconds(1))
+        #expect(health.livenessProblem(now: later)?.contains("has not turned") == true)
+        #expect(health.readinessProblem(now: later) != nil)
+        health.turned(now: later)
+        #expect(health.livenessProblem(now: later) == nil)
+        health.markStopping()
+        #expect(health.readinessProblem(now: later) == "stopping")
+    }
+
+    @Test("snapshots become counters that only rise, and every rejection reason is its own series")
+    func countersFromSnapshots() {
+        let metrics = RoleMetrics(health: RoleHealth())
+        var progress = CoordinatorProgress()
+        progress.read = 10
+        progress.dropped.forged = 2
+        metrics.update(progress)
+        progress.read = 25
+        metrics.update(progress)
+        // A restarted count (a snapshot lower than the last) adds nothing, and takes nothing away.
+        progress.read = 5
+        metrics.update(progress)
+        let text = metrics.text()
+        #expect(MetricsTests.value("gridlock_jobs_read_total", in: text) == 25)
+        #expect(text.contains("gridlock_coordinator_frames_rejected_total{reason=\"forged\"} 2"))
+        #expect(text.contains("gridlock_coordinator_frames_rejected_total{reason=\"malformed\"} 0"))
+        #expect(PrometheusText.problems(text).isEmpty, "\(PrometheusText.problems(text))")
+        // The checker itself finds what is wrong.
+        for bad in ["x_total 1\n", "# TYPE a counter\na{b=c} 1\n", "# TYPE a gauge\na one\n", "# TYPE a counter\na 1", "# TYPE 9a counter\n",
+                    "# TYPE h histogram\nh_bucket 1\n"] {
+            #expect(!PrometheusText.problems(bad).isEmpty, "\(bad)")
+        }
+    }
+
+    @Test("--metrics takes HOST:PORT, [IPv6]:PORT or :PORT, and refuses the rest with an example")
+    func addresses() throws {
+        #expect(try MetricsAddress("127.0.0.1:9100").host == .v4("127.0.0.1"))
+        #expect(try MetricsAddress("localhost:9100").host == .v4("127.0.0.1"))
+        #expect(try MetricsAddress("[::1]:9100").host == .v6("::1"))
+        #expect(try MetricsAddress(":9100").host == nil)
+        for bad in ["9100", "host:9100", "127.0.0.1:99999", "127.0.0.1:", "[]:9100", "1.2.3:4", ""] {
+            #expect(throws: MetricsAddress.Problem.self, "\(bad)") { try MetricsAddress(bad) }
+        }
+        let refused = try GridlockBinary.run(["sink", "--coordinator", "ipc:///nonexistent/x", "--metrics", "nowhere"])
+        #expect(refused.status == 64 && refused.stderr.contains("e.g. 127.0.0.1:9100"), "\(refused.stderr)")
+    }
+}
+
+/// The Prometheus text exposition format (version 0.0.4), line by line: comments, TYPE before
+/// a metric's samples, names and labels as the format spells them, values as numbers.
+enum PrometheusText {
+    nonisolated(unsafe) static let name = #/[a-zA-Z_:][a-zA-Z0-9_:]*/#
+    nonisolated(unsafe) static let sample = #/([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*"(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*")*,?)?\})? (\S+)( -?[0-9]+)?/#
+
+    static func problems(_ text: String) -> [String] {
+        var problems: [String] = []
+        var types: [String: String] = [:]
+        guard text.hasSuffix("\n") else { return ["the text does not end with a newline"] }
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().enumerated() {
+            let number = index + 1
+            if line.hasPrefix("#") {
+                let words = line.split(separator: " ", maxSplits: 3)
+                if words.count >= 3, words[1] == "TYPE" {
+                    guard words.count == 4, (try? Self.name.wholeMatch(in: words[2])) != nil,
+                          ["counter", "gauge", "histogram", "summary", "untyped"].contains(words[3]) else {
+                        problems.append("line \(number): bad TYPE line: \(line)")
+                        continue
+                    }
+                    if types[String(words[2])] != nil { problems.append("line \(number): a second TYPE for \(words[2])") }
+                    types[String(words[2])] = String(words[3])
+                } else if words.count >= 3, words[1] == "HELP" {
+                    if (try? Self.name.wholeMatch(in: words[2])) == nil { problems.append("line \(number): bad HELP name") }
+                }
+                continue
+            }
+            if line.isEmpty { continue }
+            guard let match = try? Self.sample.wholeMatch(in: line) else {
+                problems.append("line \(number): not a sample: \(line)")
+                continue
+            }
+            let metric = String(match.output.1)
+            let value = String(match.output.7)
+            if Double(value) == nil, !["+Inf", "-Inf", "NaN"].contains(value) { problems.append("line \(number): value \(value)") }
+            let family = types[metric] != nil ? metric
+                : ["_bucket", "_sum", "_count"].compactMap { suffix in metric.hasSuffix(suffix) ? String(metric.dropLast(suffix.count)) : nil }
+                    .first { types[$0] == "histogram" || types[$0] == "summary" }
+            guard let family, let type = types[family] else {
+                problems.append("line \(number): \(metric) has no TYPE before it")
+                continue
+            }
+            if type == "counter", let number = Double(value), number < 0 { problems.append("line \(number): a negative counter") }
+            if type == "histogram", metric.hasSuffix("_bucket"), !line.contains("le=\"") { problems.append("line \(number): a bucket without le") }
+        }
+        return problems
+    }
+}
