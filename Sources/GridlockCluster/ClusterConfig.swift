@@ -23,7 +23,7 @@ public struct ClusterConfig: Sendable, Hashable {
     public static let keys: Set<String> = [
         "coordinator.bind", "coordinator.endpoint", "sink.bind", "sink.endpoint", "sink.database",
         "worker.processes", "worker.window", "worker.heartbeat_ms", "coordinator.silence_limit_s",
-        "coordinator.store_timeout_s", "coordinator.attempts", "job.timeout_s", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.coordinator_silence_s",
+        "coordinator.store_timeout_s", "coordinator.attempts", "job.timeout_s", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.metrics", "worker.coordinator_silence_s",
     ]
 
     public init() {}

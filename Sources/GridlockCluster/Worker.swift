@@ -46,6 +46,9 @@ public enum Worker {
         public var silenceNoticeInterval: Duration? = .seconds(5)
         /// Where those notices go (standard error, for `gridlock worker`).
         public var log: @Sendable (String) -> Void = { _ in }
+        /// Told, from the socket loop at each turn (at least once a heartbeat interval), how
+        /// many jobs this worker has solved: its metrics, and its liveness (RoleHealth).
+        public var turned: (@Sendable (_ solved: Int) -> Void)?
 
         public init(coordinator: String, sink: String, identity: WorkerIdentity, exitWhenDrained: Bool) {
             self.coordinator = coordinator
@@ -112,6 +115,7 @@ public enum Worker {
         }
         try ask(queue.credit())
         while !stop.isStopped {
+            configuration.turned?(solved)
             let readable = try ZMQPoller.readable(
                 [coordinator], descriptors: [queue.wake.descriptor], timeout: configuration.heartbeatInterval)
             if readable[0] {

@@ -9,6 +9,12 @@ struct MetricsOption: ParsableArguments {
     @Option(help: "Serve Prometheus metrics on http://ADDRESS/metrics, and /healthz and /readyz for probes: HOST:PORT, [IPv6]:PORT or :PORT for every interface, e.g. 127.0.0.1:9100 (config: ROLE.metrics).")
     var metrics: String?
 
+    init() {}
+
+    init(metrics: String?) {
+        self.metrics = metrics
+    }
+
     /// Starts the endpoint when asked for (flag, else the config file's `key`); nil otherwise.
     func start(_ file: ClusterConfig, key: String) throws -> RoleObservation? {
         guard let text = metrics ?? file.string(key) else { return nil }

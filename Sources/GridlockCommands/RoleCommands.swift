@@ -50,6 +50,9 @@ struct WorkerCommand: ParsableCommand {
 
     @OptionGroup var logs: LogFormatOption
 
+    @Option(help: "Serve this worker's /metrics, /healthz and /readyz on HOST:PORT (one process only: not with --processes over 1).")
+    var metrics: String?
+
     func run() throws {
         let log = logs.logger(role: "worker")
         try logs.run(log) { try runWorker(log) }
@@ -63,6 +66,10 @@ struct WorkerCommand: ParsableCommand {
         let processes = self.processes ?? file.int("worker.processes") ?? 1
         let window = self.window ?? file.int("worker.window") ?? WireProtocol.maximumCredit
         guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
+        let metricsAddress = metrics ?? file.string("worker.metrics")
+        if metricsAddress != nil, processes > 1 {
+            throw ValidationError("--metrics (or worker.metrics) serves one process: run one worker a pod (or a port each), not --processes \(processes)")
+        }
         try memoryBudget.validate(sharedBy: processes)
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s"), !(limit >= 0 && limit <= 86_400) {
             throw ValidationError("--coordinator-silence-limit must be a number of seconds from 0 (never) to 86400")
@@ -109,6 +116,13 @@ struct WorkerCommand: ParsableCommand {
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s") {
             configuration.coordinatorSilenceLimit = limit == 0 ? nil : .milliseconds(Int64(limit * 1_000))
+        }
+        let observation = try MetricsOption(metrics: metricsAddress).start(file, key: "worker.metrics")
+        defer { observation?.stop() }
+        if let observation {
+            log.info("metrics on http://\(observation.server.address)/metrics")
+            observation.health.markBound()
+            configuration.turned = { observation.metrics.updateWorker(solved: $0) }
         }
         let outcome = try RoleLifetime.run { context, stop in try Worker.run(configuration, context: context, stop: stop) }
         if outcome.coordinatorSilent {

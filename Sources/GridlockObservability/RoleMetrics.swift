@@ -1,4 +1,4 @@
-// The numbers a running coordinator or sink shows on /metrics (Prometheus text format). The
+// The numbers a running coordinator, sink or worker shows on /metrics (Prometheus text format). The
 // roles keep their own counts (CoordinatorProgress, SinkCounters); this turns their snapshots,
 // taken about twice a second, into Prometheus counters and gauges. A counter only rises, so each
 // snapshot adds what rose since the last one.
@@ -26,14 +26,18 @@ public final class RoleMetrics: @unchecked Sendable {
     private let sinkRejected: [Rejection: Counter]
     private let storeBatchSeconds: DurationHistogram
     private let storeBatchResults: ValueHistogram
+    // A worker's.
+    private let workerSolved: Counter
     // Both.
     private let connectionsRefused: Counter
 
-    // Guarded by being called from one role loop each (the coordinator's progress, the sink's
-    // counters): the coordinator's and the sink's fields are apart.
+    // Each `last` field is written by one loop only (the coordinator's progress, the sink's
+    // counters, a worker's socket loop), so no two threads share one; the Prometheus metrics
+    // themselves are thread-safe.
     private var lastProgress = CoordinatorProgress()
     private var lastSink = SinkCounters()
     private var lastRefused = 0
+    private var lastSolved = 0
 
     public init(health: RoleHealth) {
         self.health = health
@@ -64,6 +68,7 @@ public final class RoleMetrics: @unchecked Sendable {
                       .milliseconds(500), .seconds(1), .seconds(5)])
         storeBatchResults = registry.makeValueHistogram(
             descriptor: name("store_batch_results", "", "Results in each group the sink stored."), buckets: [1, 8, 64, 512, 4_096])
+        workerSolved = registry.makeCounter(descriptor: name("worker_jobs_solved", "total", "Jobs this worker process solved and sent."))
         connectionsRefused = registry.makeCounter(
             descriptor: name("connections_refused", "total", "CURVE connections refused: a key not in the allowlist."))
     }
@@ -97,6 +102,13 @@ public final class RoleMetrics: @unchecked Sendable {
         Self.add(counters.duplicates, lastSink.duplicates, to: resultsDuplicate)
         Self.add(counters.dropped, lastSink.dropped, to: sinkRejected)
         lastSink = counters
+        health.turned()
+    }
+
+    /// A worker's count of jobs solved, from its socket loop.
+    public func updateWorker(solved: Int) {
+        Self.add(solved, lastSolved, to: workerSolved)
+        lastSolved = solved
         health.turned()
     }
 

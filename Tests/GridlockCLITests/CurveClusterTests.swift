@@ -45,6 +45,28 @@ struct CurveClusterTests {
         #expect(both.status == 64 && both.stderr.contains("not both"), "\(both.stderr)")
     }
 
+    @Test("a role bound off this machine without keys warns at start-up, naming the endpoint; with keys it does not")
+    func warnsWhenOpenWithoutKeys() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let keys = directory.appendingPathComponent("keys").path
+        #expect(try GridlockBinary.run(["keys", "generate", keys]).status == 0)
+        for (extra, warned) in [([String](), true), (["--keys", keys], false)] {
+            let log = directory.appendingPathComponent("sink-\(warned).log")
+            let sink = try GridlockBinary.start(
+                ["sink", "--bind", "tcp://*:*", "--coordinator", "ipc://\(directory.path)/none", "--db", directory.appendingPathComponent("r\(warned).sqlite").path]
+                    + extra, errorLog: log)
+            let deadline = Date(timeIntervalSinceNow: 20)
+            var text = ""
+            while !text.contains("bound"), Date() < deadline {
+                usleep(20_000)
+                text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            }
+            kill(sink.processIdentifier, SIGTERM)
+            try GridlockBinary.wait(sink, seconds: 10)
+            #expect(text.contains("WARNING: tcp://*:* is open to other machines with no --keys") == warned, "\(text)")
+        }
+    }
+
     @Test("with --keys, an allowed worker completes the batch; an unknown key and a plain socket get no job; forged results are refused and counted")
     func onlyListedKeysTakePart() throws {
         let cluster = try ClusterHarness()

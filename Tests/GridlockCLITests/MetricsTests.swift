@@ -56,7 +56,10 @@ struct MetricsTests {
         #expect(Self.get("http://\(sinkAddress)/healthz")?.0 == 200)
         try cluster.startCoordinator(try cluster.write(lines), extra: ["--metrics", "127.0.0.1:0"], errorLog: coordinatorLog)
         let coordinatorAddress = try Self.address(in: coordinatorLog)
-        try cluster.startWorkers(1)
+        let workerLog = cluster.directory.appendingPathComponent("worker.log")
+        try cluster.startWorkers(1, extra: ["--metrics", "127.0.0.1:0"], errorLog: workerLog)
+        let workerAddress = try Self.address(in: workerLog)
+        var solvedByWorker: [Double] = []
         var stored: [Double] = []
         var read: [Double] = []
         var sawWorker = false
@@ -71,6 +74,9 @@ struct MetricsTests {
                 read.append(Self.value("gridlock_jobs_read_total", in: text) ?? -1)
                 if (Self.value("gridlock_workers_connected", in: text) ?? 0) >= 1 { sawWorker = true }
             }
+            if let (_, text) = Self.get("http://\(workerAddress)/metrics") {
+                solvedByWorker.append(Self.value("gridlock_worker_jobs_solved_total", in: text) ?? -1)
+            }
             usleep(100_000)
         }
         // The sink outlives the coordinator: its count is final once the batch is over.
@@ -82,6 +88,7 @@ struct MetricsTests {
         #expect(Set(stored.filter { $0 > 0 && $0 < Double(lines.count) }).count >= 2, "seen rising mid-batch: \(stored)")
         #expect(zip(read, read.dropFirst()).allSatisfy { $0 <= $1 } && read.contains { $0 > 0 }, "\(read)")
         #expect(sawWorker)
+        #expect(solvedByWorker.contains { $0 > 0 } && zip(solvedByWorker, solvedByWorker.dropFirst()).allSatisfy { $0 <= $1 }, "\(solvedByWorker)")
         try cluster.expectAllStored(lines)
     }
 
@@ -137,6 +144,8 @@ struct MetricsTests {
         }
         let refused = try GridlockBinary.run(["sink", "--coordinator", "ipc:///nonexistent/x", "--metrics", "nowhere"])
         #expect(refused.status == 64 && refused.stderr.contains("e.g. 127.0.0.1:9100"), "\(refused.stderr)")
+        let pool = try GridlockBinary.run(["worker", "--coordinator", "ipc:///x/a", "--sink", "ipc:///x/b", "--processes", "2", "--metrics", ":9"])
+        #expect(pool.status == 64 && pool.stderr.contains("serves one process"), "\(pool.stderr)")
     }
 }
 
