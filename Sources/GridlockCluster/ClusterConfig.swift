@@ -37,8 +37,14 @@ public struct ClusterConfig: Sendable, Hashable {
     }
 
     public static func load(path: String) throws -> ClusterConfig {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw Problem(file: path, line: 0, message: "cannot read the config file")
+        let bytes: [UInt8]
+        do {
+            bytes = try SmallFile.read(path, limit: 1 << 20)
+        } catch {
+            throw Problem(file: path, line: 0, message: "cannot read the config file: \(error.reason)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Problem(file: path, line: 0, message: "the config file is not UTF-8 text")
         }
         return try parse(text, file: path)
     }

@@ -92,6 +92,13 @@ public enum KeyDirectory {
             guard present.isEmpty else {
                 throw ClusterError("the key directory \(directory) is not empty (keys are never overwritten: name a new directory)")
             }
+            // An empty directory someone else made, or that others may write to, would let them
+            // swap the allowlist or a key later.
+            var status = stat()
+            guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid(),
+                  status.st_mode & 0o022 == 0 else {
+                throw ClusterError("the key directory \(directory) must be a directory of yours that no one else can write to (or not exist yet)")
+            }
         }
         var pairs: [ClusterRole: CurveKeyPair] = [:]
         for role in ClusterRole.allCases { pairs[role] = try CurveKeyPair.generate() }
@@ -230,18 +237,16 @@ enum SecretFile {
         }
     }
 
-    /// The file's text, at most `limit` bytes (`/dev/zero` must not hang a start-up).
+    /// The file's text, at most `limit` bytes (SmallFile: no FIFO or device can hang a start-up).
     static func read(_ path: String, limit: Int, needed by: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = errno == ENOENT ? "it does not exist (`gridlock keys generate DIR` writes it; \(by) needs it)" : String(cString: strerror(errno))
-            throw ClusterError("cannot read \(path): \(reason)")
+        let bytes: [UInt8]
+        do {
+            bytes = try SmallFile.read(path, limit: limit)
+        } catch {
+            let hint = error.reason == "it does not exist" ? " (`gridlock keys generate DIR` writes it; \(by) needs it)" : ""
+            throw ClusterError("\(error.description)\(hint)")
         }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: limit + 1) ?? Data() else {
-            throw ClusterError("cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        guard data.count <= limit else { throw ClusterError("\(path) is over \(limit) bytes: not a key file") }
-        guard let text = String(data: data, encoding: .utf8) else { throw ClusterError("\(path) is not UTF-8 text: not a key file") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw ClusterError("\(path) is not UTF-8 text: not a key file") }
         return text
     }
 

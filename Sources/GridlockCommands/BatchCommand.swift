@@ -94,7 +94,7 @@ struct BatchCommand: ParsableCommand {
             // is stored, and the run says how to resume.
             let stop = StopFlag()
             TerminationSignals.forward(to: stop)
-            let observation = try metrics.start(ClusterConfig(), key: "batch.metrics")
+            let observation = try metrics.start(ClusterConfig(), key: "batch.metrics", role: .batch)
             defer { observation?.stop() }
             if let observation { StandardError.write("batch: metrics on http://\(observation.server.address)/metrics\n") }
             observation?.health.markBound()

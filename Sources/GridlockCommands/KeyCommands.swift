@@ -149,12 +149,14 @@ struct KeyOptions: ParsableArguments {
     }
 
     static func readSharedKey(_ path: String, warnings: inout [String]) throws -> ClusterKey {
-        // At most 4 KiB: a key is 33 bytes, and `--key-file /dev/zero` must not hang.
-        // An empty file reads as nil data, not an error: it is a file without a key.
-        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4_096) ?? Data() else {
-            throw ValidationError("cannot read the key file \(path): \(String(cString: strerror(errno)))")
+        // At most 4 KiB (a key is 33 bytes), and a regular file: `--key-file /dev/zero` or a
+        // FIFO must not hang the start-up.
+        let data: [UInt8]
+        do {
+            data = try SmallFile.read(path, limit: 4_096)
+        } catch {
+            throw ValidationError("the key file: \(error.description)")
         }
-        try? handle.close()
         guard let key = ClusterKey(hex: String(decoding: data, as: UTF8.self)) else {
             throw ValidationError("the key file \(path) must hold one key of 32 hexadecimal digits, as `gridlock key` prints")
         }

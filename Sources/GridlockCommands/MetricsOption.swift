@@ -16,7 +16,7 @@ struct MetricsOption: ParsableArguments {
     }
 
     /// Starts the endpoint when asked for (flag, else the config file's `key`); nil otherwise.
-    func start(_ file: ClusterConfig, key: String) throws -> RoleObservation? {
+    func start(_ file: ClusterConfig, key: String, role: MetricsRole, log: @escaping @Sendable (String) -> Void = { StandardError.write($0 + "\n") }) throws -> RoleObservation? {
         guard let text = metrics ?? file.string(key) else { return nil }
         let address: MetricsAddress
         do {
@@ -25,10 +25,10 @@ struct MetricsOption: ParsableArguments {
             throw ValidationError(problem.description)
         }
         let health = RoleHealth()
-        let roleMetrics = RoleMetrics(health: health)
+        let roleMetrics = RoleMetrics(role: role, health: health)
         let server: MetricsServer
         do {
-            server = try MetricsServer(address: address, metrics: roleMetrics, health: health)
+            server = try MetricsServer(address: address, metrics: roleMetrics, health: health, log: log)
         } catch let failure as MetricsServer.Failure {
             throw CommandFailure(failure.description)
         }

@@ -117,7 +117,7 @@ struct WorkerCommand: ParsableCommand {
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s") {
             configuration.coordinatorSilenceLimit = limit == 0 ? nil : .milliseconds(Int64(limit * 1_000))
         }
-        let observation = try MetricsOption(metrics: metricsAddress).start(file, key: "worker.metrics")
+        let observation = try MetricsOption(metrics: metricsAddress).start(file, key: "worker.metrics", role: .worker, log: { log.warning("\($0)") })
         defer { observation?.stop() }
         if let observation {
             log.info("metrics on http://\(observation.server.address)/metrics")
@@ -177,7 +177,7 @@ struct SinkCommand: ParsableCommand {
         for warning in warnings { log.warning("\(warning)") }
         let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
         let counters = Shared(SinkCounters())
-        let observation = try metrics.start(file, key: "sink.metrics")
+        let observation = try metrics.start(file, key: "sink.metrics", role: .sink, log: { log.warning("\($0)") })
         defer { observation?.stop() }
         if let observation { log.info("metrics on http://\(observation.server.address)/metrics") }
         let refusals = RefusedConnections()
@@ -226,9 +226,9 @@ struct CoordinatorCommand: ParsableCommand {
 
             Exit status, once every job is stored (from the sink's acknowledgements): 0 every job
             solved or proved unsolvable; 1 some record could not be read (invalid input), or the
-            input changed since the batch ran; 2 some job was cut off by a limit or failed, or
-            the coordinator was stopped before the end; 3 some answer disagrees with the one the
-            input gave (wrong); 64 bad usage.
+            input changed since the batch ran; 2 some job was cut off by a limit or failed; 3
+            some answer disagrees with the one the input gave (wrong); 64 bad usage; 130 or 143
+            stopped by SIGINT or SIGTERM before the end (run it again to resume).
             """
     )
 
@@ -304,7 +304,7 @@ struct CoordinatorCommand: ParsableCommand {
         configuration.log = { log.warning("\($0)") }
         configuration.curve = security.curve
         let progress = ProgressLine.logged(log, format: logs.logFormat)
-        let observation = try metrics.start(file, key: "coordinator.metrics")
+        let observation = try metrics.start(file, key: "coordinator.metrics", role: .coordinator, log: { log.warning("\($0)") })
         defer { observation?.stop() }
         if let observation { log.info("metrics on http://\(observation.server.address)/metrics") }
         let refusals = RefusedConnections()
@@ -344,7 +344,11 @@ struct CoordinatorCommand: ParsableCommand {
                 --batch \(batch) to resume: only jobs not stored are solved
                 """)
         case nil:
-            throw ExitCode(2)
+            // Stopped before the end: told to (a signal, an eviction), which is not how the batch
+            // ended, so an orchestrator can tell it from cut-off jobs (2) and restart it.
+            let signal = TerminationSignals.received.load(ordering: .relaxed)
+            log.notice("stopped before the end by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); run it again with --batch \(batch) to resume")
+            throw ExitCode(128 + (signal == 0 ? SIGTERM : signal))
         }
     }
 }

@@ -16,13 +16,20 @@ struct LogFormatOption: ParsableArguments {
         return Logger(label: "gridlock.\(role)") { _ in RoleLogHandler(role: role, format: format) }
     }
 
-    /// Runs a role's body; with JSON logs, a failure is logged as a JSON error line (and the
-    /// process still exits 1), so a log collector sees why the role stopped.
+    /// Runs a role's body; with JSON logs, whatever stops it (a bad option value, an
+    /// unreadable file, a failure later) is logged as a JSON error line, and the process exits
+    /// as it would have (64 for bad usage, 1 otherwise), so a log collector sees why. Only
+    /// flags that cannot be parsed at all are answered as usage text, before any role starts.
     func run<T>(_ logger: Logger, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let failure as CommandFailure where logFormat == .json {
-            logger.error("\(failure.description)")
+        } catch let exit as ExitCode {
+            throw exit
+        } catch let usage as ValidationError where logFormat == .json {
+            logger.error("\(usage.message)")
+            throw ExitCode.validationFailure
+        } catch where logFormat == .json {
+            logger.error("\(error)")
             throw ExitCode.failure
         }
     }

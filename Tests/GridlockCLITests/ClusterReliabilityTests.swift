@@ -155,9 +155,13 @@ struct ClusterReliabilityTests {
         #expect(mode == 0o600)
         let again = try GridlockBinary.run(["key", key])
         #expect(again.status != 0 && again.stderr.contains("it exists"), "\(again.stderr)")
-        // An endless file is read no further than a key could be.
+        // An endless device, or a FIFO that no one writes, is refused at once, not read.
         let endless = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--key-file", "/dev/zero"])
-        #expect(endless.status == 64 && endless.stderr.contains("must hold one key"), "\(endless.stderr)")
+        #expect(endless.status == 64 && endless.stderr.contains("/dev/zero: it is a device, not a file"), "\(endless.stderr)")
+        let fifo = cluster.directory.appendingPathComponent("fifo.key").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let blocked = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--key-file", fifo])
+        #expect(blocked.status == 64 && blocked.stderr.contains("it is a FIFO, not a file"), "\(blocked.stderr)")
         let emptyKey = cluster.directory.appendingPathComponent("empty.key").path
         _ = FileManager.default.createFile(atPath: emptyKey, contents: Data())
         let empty = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--key-file", emptyKey])
@@ -179,6 +183,20 @@ struct ClusterReliabilityTests {
         try cluster.finish()
         try cluster.expectAllStored(lines)
         #expect(try String(contentsOf: insiderLog, encoding: .utf8).contains("can be read by other users (mode 644)"))
+    }
+
+    @Test("a coordinator stopped by SIGTERM before the end exits 143, told apart from cut-off jobs (2), and says how to resume")
+    func coordinatorStoppedBySignal() throws {
+        let cluster = try ClusterHarness()
+        let log = cluster.directory.appendingPathComponent("coordinator.log")
+        try cluster.startCoordinator(try cluster.write(try ClusterHarness.sample(count: 5)), errorLog: log)
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("bound"), Date() < deadline { usleep(20_000) }
+        kill(cluster.coordinator!.processIdentifier, SIGTERM)
+        try GridlockBinary.wait(cluster.coordinator!, seconds: 10)
+        #expect(cluster.coordinator!.terminationStatus == 143)
+        let said = try String(contentsOf: log, encoding: .utf8)
+        #expect(said.contains("stopped before the end by SIGTERM") && said.contains("--batch test to resume"), "\(said)")
     }
 
     @Test("the coordinator binds loopback by default, not every interface")

@@ -91,7 +91,7 @@ struct DeploymentFilesTests {
                 }
             }
         }
-        #expect(kinds["StatefulSet"] == 1 && kinds["Job"] == 1 && kinds["Deployment"] == 1 && kinds["Service"] == 2)
+        #expect(kinds["StatefulSet"] == 1 && kinds["Job"] == 1 && kinds["Deployment"] == 1 && kinds["Service"] == 3)
         // The roles' config: parsed as every role parses it (--window 0 is refused only after).
         let config = try BatchCommandTests.temporaryDirectory().appendingPathComponent("k8s.conf")
         try #require(configText).write(to: config, atomically: true, encoding: .utf8)

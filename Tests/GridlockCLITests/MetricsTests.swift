@@ -111,7 +111,7 @@ struct MetricsTests {
 
     @Test("snapshots become counters that only rise, and every rejection reason is its own series")
     func countersFromSnapshots() {
-        let metrics = RoleMetrics(health: RoleHealth())
+        let metrics = RoleMetrics(role: .coordinator, health: RoleHealth())
         var progress = CoordinatorProgress()
         progress.read = 10
         progress.dropped.forged = 2
@@ -125,6 +125,9 @@ struct MetricsTests {
         #expect(MetricsTests.value("gridlock_jobs_read_total", in: text) == 25)
         #expect(text.contains("gridlock_coordinator_frames_rejected_total{reason=\"forged\"} 2"))
         #expect(text.contains("gridlock_coordinator_frames_rejected_total{reason=\"malformed\"} 0"))
+        // Each role shows its own families only.
+        #expect(!text.contains("gridlock_results_stored_total") && !text.contains("gridlock_worker_jobs_solved_total"))
+        #expect(!RoleMetrics(role: .worker, health: RoleHealth()).text().contains("gridlock_jobs_read_total"))
         #expect(PrometheusText.problems(text).isEmpty, "\(PrometheusText.problems(text))")
         // The checker itself finds what is wrong.
         for bad in ["x_total 1\n", "# TYPE a counter\na{b=c} 1\n", "# TYPE a gauge\na one\n", "# TYPE a counter\na 1", "# TYPE 9a counter\n",
@@ -195,5 +198,69 @@ enum PrometheusText {
             if type == "histogram", metric.hasSuffix("_bucket"), !line.contains("le=\"") { problems.append("line \(number): a bucket without le") }
         }
         return problems
+    }
+}
+
+/// The metrics endpoint against clients that misbehave, in process.
+@Suite("Metrics endpoint under hostile clients")
+struct MetricsEndpointTests {
+    /// A TCP connection to 127.0.0.1:`port`, with a receive timeout.
+    static func connect(_ port: UInt16) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(result == 0, "connect: \(String(cString: strerror(errno)))")
+        var timeout = timeval(tv_sec: 6, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return descriptor
+    }
+
+    /// Sends `request` and reads until the server closes; the answer's first line.
+    static func ask(_ port: UInt16, _ request: [UInt8]) throws -> String {
+        let descriptor = try connect(port)
+        defer { close(descriptor) }
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        return String(decoding: answer.prefix { $0 != 0x0D }, as: UTF8.self)
+    }
+
+    @Test("idle, slow, huge and many clients: each is cut off or refused, and a probe is still answered at once")
+    func hostileClients() throws {
+        let health = RoleHealth()
+        let server = try MetricsServer(address: try MetricsAddress("127.0.0.1:0"), metrics: RoleMetrics(role: .sink, health: health), health: health)
+        defer { server.stop() }
+        let port = try #require(UInt16(server.address.split(separator: ":").last!))
+        let probe = Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        #expect(try Self.ask(port, probe) == "HTTP/1.1 200 OK")
+        #expect(try Self.ask(port, Array("POST /metrics HTTP/1.1\r\n\r\n".utf8)) == "HTTP/1.1 405 Method Not Allowed")
+        #expect(try Self.ask(port, Array("GET /nothing HTTP/1.1\r\n\r\n".utf8)) == "HTTP/1.1 404 Not Found")
+        #expect(try Self.ask(port, Array("hello\r\n\r\n".utf8)) == "HTTP/1.1 400 Bad Request")
+        // A head over 8 KiB is refused, not parsed.
+        let huge = Array("GET /metrics HTTP/1.1\r\nX: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 20_000) + Array("\r\n\r\n".utf8)
+        #expect(try Self.ask(port, huge) == "HTTP/1.1 431 Request Header Fields Too Large")
+        // A client that sends nothing is closed within the deadline.
+        let idle = try Self.connect(port)
+        let started = ContinuousClock.now
+        var byte: UInt8 = 0
+        #expect(recv(idle, &byte, 1, 0) == 0, "closed by the server, not timed out here")
+        #expect(started.duration(to: .now) < .seconds(4))
+        close(idle)
+        // Far more idle connections than it serves at once: a probe still gets its answer at once.
+        let crowd = try (0..<(MetricsServer.maximumConnections * 4)).map { _ in try Self.connect(port) }
+        defer { for descriptor in crowd { close(descriptor) } }
+        let probeStarted = ContinuousClock.now
+        #expect(try Self.ask(port, probe) == "HTTP/1.1 200 OK")
+        #expect(probeStarted.duration(to: .now) < .seconds(1), "\(probeStarted.duration(to: .now))")
     }
 }

@@ -30,9 +30,9 @@ struct RoleLogTests {
             "--log-format", "json",
         ])
         #expect(worker.status == 0)
-        let lines = worker.stderr.split(separator: "\n")
-        #expect(lines.count >= 2, "the open endpoint's warning and the exit: \(worker.stderr)")
-        for line in lines {
+        let workerLines = worker.stderr.split(separator: "\n")
+        #expect(workerLines.count >= 2, "the open endpoint's warning and the exit: \(worker.stderr)")
+        for line in workerLines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             #expect(Set(object.keys).isSuperset(of: ["time", "level", "role", "message"]), "\(line)")
             #expect(object["role"] as? String == "worker")
@@ -44,5 +44,10 @@ struct RoleLogTests {
         let last = try #require(sink.stderr.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(sink.stderr)")
         #expect(object["level"] as? String == "error" && (object["message"] as? String)?.contains("cannot serve metrics") == true)
+        // So is a bad value found at start-up (a key directory that does not exist), with 64.
+        let keys = try GridlockBinary.run(["worker", "--coordinator", "ipc:///x/a", "--sink", "ipc:///x/b", "--keys", "/nonexistent", "--log-format", "json"])
+        #expect(keys.status == 64, "\(keys.stderr)")
+        let lines = keys.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "\(keys.stderr)")
     }
 }

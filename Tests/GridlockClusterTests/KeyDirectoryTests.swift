@@ -69,6 +69,24 @@ struct KeyDirectoryTests {
         #expect(try KeyDirectory.load(path, as: .worker).warnings.first?.contains("mode 644") == true)
     }
 
+    @Test("a FIFO in place of the allowlist is refused at once; keys are generated only into a directory no one else can write")
+    func hostileFiles() throws {
+        let path = try Self.directory()
+        try FileManager.default.removeItem(atPath: "\(path)/allowed")
+        #expect(mkfifo("\(path)/allowed", 0o644) == 0)
+        #expect(throws: ClusterError.self) { try KeyDirectory.load(path, as: .worker) }
+        do {
+            _ = try KeyDirectory.load(path, as: .worker)
+        } catch {
+            #expect("\(error)".contains("it is a FIFO, not a file"), "\(error)")
+        }
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)").path
+        #expect(mkdir(shared, 0o777) == 0 && chmod(shared, 0o777) == 0)
+        #expect(throws: ClusterError.self) { try KeyDirectory.generate(at: shared) }
+        chmod(shared, 0o700)
+        #expect(throws: Never.self) { try KeyDirectory.generate(at: shared) }
+    }
+
     @Test("the allowlist admits a listed key only where its role connects, and nothing that is not CURVE")
     func policy() throws {
         let worker = try CurveKeyPair.generate().publicKey

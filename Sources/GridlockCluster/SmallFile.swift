@@ -1,0 +1,50 @@
+// Reading a small file an operator names (a key, an allowlist, a config file) without the ways
+// it can go wrong at start-up: a FIFO or a socket would block the open or the read for ever,
+// `/dev/zero` would never end, and a huge file would be read whole. Opened without blocking,
+// required to be a regular file (a symbolic link to one, as Kubernetes mounts secrets, is one),
+// and read no further than its limit.
+
+import Foundation
+
+public enum SmallFile {
+    public struct Problem: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot read \(path): \(reason)" }
+    }
+
+    /// The file's bytes, or why not.
+    public static func read(_ path: String, limit: Int) throws(Problem) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Problem(path: path, reason: errno == ENOENT ? "it does not exist" : String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Problem(path: path, reason: String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            let what = switch status.st_mode & S_IFMT {
+            case S_IFDIR: "a directory"
+            case S_IFIFO: "a FIFO"
+            case S_IFSOCK: "a socket"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "not a regular file"
+            }
+            throw Problem(path: path, reason: "it is \(what), not a file")
+        }
+        guard status.st_size <= limit else { throw Problem(path: path, reason: "it is over \(limit) bytes") }
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count <= limit {
+            let got = bytes[count...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if got == 0 { break }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw Problem(path: path, reason: String(cString: strerror(errno)))
+            }
+            count += got
+        }
+        guard count <= limit else { throw Problem(path: path, reason: "it is over \(limit) bytes") }
+        return Array(bytes[0..<count])
+    }
+}
