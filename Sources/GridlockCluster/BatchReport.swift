@@ -24,9 +24,10 @@ public struct BatchReport: Sendable {
     ]
     static let bandOrder = bands.map(\.name) + sudokuBands + tileBands.map(\.name) + ["unsolvable", "unknown", "invalid", "all"]
 
+    /// The text table's columns (the numeric formats name theirs in GroupStatistics.fields).
     public static let columns = [
-        "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "wrong", "mean", "p50", "p90",
-        "p99", "max", "examined mean", "examined max", "peak RSS mean", "peak RSS max", "time vs first",
+        "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "wrong", "min", "mean", "95% CI",
+        "p50", "p90", "p99", "max", "sd", "examined mean", "examined max", "peak RSS mean", "peak RSS max", "time vs first",
     ]
     public static let throughputColumns = ["by", "name", "jobs", "busy", "jobs per busy second"]
 
@@ -41,6 +42,13 @@ public struct BatchReport: Sendable {
         var times = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var timed = 0
         var seconds = 0.0
+        /// Sum of squared deviations from the running mean (Welford): the variance without
+        /// the cancellation of a plain sum of squares.
+        var squaredDeviations = 0.0
+        var minSeconds = Double.infinity
+        var maxSeconds = 0.0
+        // Over the jobs that ran a solver only: an invalid line examined nothing and used no
+        // memory, and counting it as 0 would pull the means down.
         var examinedSum = 0
         var examinedMax = 0
         var memorySum = 0
@@ -50,14 +58,17 @@ public struct BatchReport: Sendable {
             count += 1
             byStatus[Int(job.status.wireCode)] += 1
             if job.contradictsExpected { wrong += 1 }
-            if job.status.ranSolver {
-                // A time out of range (a hostile worker's, or another program's row) is
-                // clamped, never converted unchecked: the tables must not trap.
-                let time = JobSummary.plausibleSeconds.clamping(job.seconds)
-                _ = times.record(UInt64((time * 1e6).rounded()))
-                timed += 1
-                seconds += time
-            }
+            guard job.status.ranSolver else { return }
+            // A time out of range (a hostile worker's, or another program's row) is
+            // clamped, never converted unchecked: the tables must not trap.
+            let time = JobSummary.plausibleSeconds.clamping(job.seconds)
+            _ = times.record(UInt64((time * 1e6).rounded()))
+            let before = meanSeconds
+            timed += 1
+            seconds += time
+            squaredDeviations += (time - before) * (time - meanSeconds)
+            minSeconds = min(minSeconds, time)
+            maxSeconds = max(maxSeconds, time)
             examinedSum = examinedSum.saturatingSum(max(0, job.examined))
             examinedMax = max(examinedMax, job.examined)
             memorySum = memorySum.saturatingSum(max(0, job.peakRSSBytes))
@@ -66,8 +77,12 @@ public struct BatchReport: Sendable {
 
         var meanSeconds: Double { timed == 0 ? 0 : seconds / Double(timed) }
 
+        var standardDeviation: Double? { timed < 2 ? nil : (max(0, squaredDeviations) / Double(timed - 1)).squareRoot() }
+
+        /// From the histogram (3 significant digits), kept within the exact least and greatest
+        /// times, so that a p99 never reads above the max.
         func quantile(_ percentile: Double) -> Double {
-            timed == 0 ? 0 : Double(times.valueAtPercentile(percentile)) * 1e-6
+            timed == 0 ? 0 : min(max(Double(times.valueAtPercentile(percentile)) * 1e-6, minSeconds), maxSeconds)
         }
     }
 
@@ -133,41 +148,71 @@ public struct BatchReport: Sendable {
         workers[job.worker, default: Load()].add(seconds: job.seconds)
     }
 
-    /// One row per kind, solver and band: kinds and solvers in the order first seen, bands in
-    /// the guide's order. Ratios compare solvers of the same kind only.
-    public var rows: [[String]] {
+    /// One row per kind, solver and band, as numbers: kinds and solvers in the order first seen,
+    /// bands in the guide's order. Ratios compare solvers of the same kind only.
+    public var statistics: [GroupStatistics] {
         var baselineMean: [String: Double] = [:]
-        var rows: [[String]] = []
+        var rows: [GroupStatistics] = []
         let kinds = variants.map(\.kind).reduce(into: [PuzzleKind]()) { if !$0.contains($1) { $0.append($1) } }
         for variant in kinds.flatMap({ kind in variants.filter { $0.kind == kind } }) {
             let isBaseline = variant == variants.first { $0.kind == variant.kind }
             for band in Self.bandOrder {
                 guard let group = groups[variant]?[band] else { continue }
-                let mean = group.meanSeconds
-                if isBaseline { baselineMean[variant.kind.rawValue + "/" + band] = mean }
-                let ratio = baselineMean[variant.kind.rawValue + "/" + band].flatMap { $0 > 0 ? (mean / $0).formatted(decimals: 2) + "x" : nil } ?? "-"
-                let count = { (status: JobStatus) in group.byStatus[Int(status.wireCode)].grouped }
-                rows.append([
-                    variant.kind.rawValue, variant.solver, band, group.count.grouped, count(.solved), count(.unsolvable), count(.cutoff),
-                    count(.failed), count(.invalid), group.wrong.grouped, mean.milliseconds, group.quantile(50).milliseconds,
-                    group.quantile(90).milliseconds, group.quantile(99).milliseconds, group.quantile(100).milliseconds,
-                    (group.examinedSum / max(1, group.count)).grouped, group.examinedMax.grouped,
-                    (group.memorySum / max(1, group.count)).bytes, group.memoryMax.bytes, ratio,
-                ])
+                let ran = group.timed > 0
+                let mean = ran ? group.meanSeconds : nil
+                let key = variant.kind.rawValue + "/" + band
+                if isBaseline, let mean { baselineMean[key] = mean }
+                let count = { (status: JobStatus) in group.byStatus[Int(status.wireCode)] }
+                let sd = group.standardDeviation
+                rows.append(GroupStatistics(
+                    kind: variant.kind.rawValue, solver: variant.solver, band: band, jobs: group.count, solved: count(.solved),
+                    unsolvable: count(.unsolvable), cutoff: count(.cutoff), failed: count(.failed), invalid: count(.invalid),
+                    wrong: group.wrong, timedJobs: group.timed, minSeconds: ran ? group.minSeconds : nil, meanSeconds: mean,
+                    meanCI95: sd.flatMap { ConfidenceInterval.ofMean(count: group.timed, mean: group.meanSeconds, standardDeviation: $0) },
+                    medianSeconds: ran ? group.quantile(50) : nil, p90Seconds: ran ? group.quantile(90) : nil,
+                    p99Seconds: ran ? group.quantile(99) : nil, maxSeconds: ran ? group.maxSeconds : nil, stddevSeconds: sd,
+                    examinedMean: ran ? Double(group.examinedSum) / Double(group.timed) : nil, examinedMax: ran ? group.examinedMax : nil,
+                    peakRSSMeanBytes: ran ? Double(group.memorySum) / Double(group.timed) : nil, peakRSSMaxBytes: ran ? group.memoryMax : nil,
+                    timeVsFirst: mean.flatMap { mean in baselineMean[key].flatMap { $0 > 0 ? mean / $0 : nil } }))
             }
         }
         return rows
     }
 
+    /// The text table's rows: the statistics formatted, `-` where there is no value.
+    public var rows: [[String]] {
+        statistics.map { row in
+            let time = { (seconds: Double?) in seconds?.milliseconds ?? "-" }
+            let interval = row.meanCI95.map { "±" + (($0.upperBound - $0.lowerBound) / 2).milliseconds } ?? "-"
+            return [
+                row.kind, row.solver, row.band, row.jobs.grouped, row.solved.grouped, row.unsolvable.grouped, row.cutoff.grouped,
+                row.failed.grouped, row.invalid.grouped, row.wrong.grouped, time(row.minSeconds), time(row.meanSeconds), interval,
+                time(row.medianSeconds), time(row.p90Seconds), time(row.p99Seconds), time(row.maxSeconds), time(row.stddevSeconds),
+                row.examinedMean.map { Self.saturatingInt($0).grouped } ?? "-", row.examinedMax?.grouped ?? "-",
+                row.peakRSSMeanBytes.map { Self.saturatingInt($0).bytes } ?? "-", row.peakRSSMaxBytes?.bytes ?? "-",
+                row.timeVsFirst.map { $0.formatted(decimals: 2) + "x" } ?? "-",
+            ]
+        }
+    }
+
+    /// The nearest Int, or the largest where a mean of saturated sums rounds past it.
+    static func saturatingInt(_ value: Double) -> Int {
+        value >= 9.2e18 ? .max : value <= 0 ? 0 : Int(value.rounded())
+    }
+
+    /// Jobs and solving time per host, then per worker, as numbers.
+    public var throughput: [ThroughputRow] {
+        func rows(_ loads: [String: Load], by: String) -> [ThroughputRow] {
+            loads.sorted { $0.key < $1.key }.map { ThroughputRow(by: by, name: $0.key, jobs: $0.value.jobs, busySeconds: $0.value.busy) }
+        }
+        return rows(hosts, by: "host") + rows(workers, by: "worker")
+    }
+
     /// Jobs and jobs per second of solving time, per host and per worker.
     public var throughputRows: [[String]] {
-        func rows(_ loads: [String: Load], kind: String) -> [[String]] {
-            loads.sorted { $0.key < $1.key }.map { name, load in
-                [kind, name, load.jobs.grouped, load.busy.milliseconds,
-                 load.busy > 0 ? (Double(load.jobs) / load.busy).formatted(decimals: 0) : "-"]
-            }
+        throughput.map { row in
+            [row.by, row.name, row.jobs.grouped, row.busySeconds.milliseconds, row.jobsPerBusySecond.map { $0.formatted(decimals: 0) } ?? "-"]
         }
-        return rows(hosts, kind: "host") + rows(workers, kind: "worker")
     }
 }
 
@@ -185,4 +230,19 @@ extension ClosedRange where Bound == Double {
     func clamping(_ value: Double) -> Double {
         value.isNaN ? lowerBound : Swift.min(Swift.max(value, lowerBound), upperBound)
     }
+}
+
+/// One row of the throughput table, as numbers.
+public struct ThroughputRow: Sendable, Hashable {
+    public var by: String
+    public var name: String
+    public var jobs: Int
+    public var busySeconds: Double
+
+    public var jobsPerBusySecond: Double? { busySeconds > 0 ? Double(jobs) / busySeconds : nil }
+
+    public static let fields: [(name: String, value: @Sendable (ThroughputRow) -> ReportValue)] = [
+        ("by", { .text($0.by) }), ("name", { .text($0.name) }), ("jobs", { .integer($0.jobs) }),
+        ("busy_seconds", { .real($0.busySeconds) }), ("jobs_per_busy_second", { .real($0.jobsPerBusySecond) }),
+    ]
 }

@@ -157,10 +157,35 @@ public struct ExportedRow: Encodable, Sendable {
         for (name, value) in values { try container.encode(value, forKey: Key(stringValue: name)) }
     }
 
+    /// The CSV header: the export's keys, in the table's order.
+    public static var csvHeader: String { ResultColumn.all.map(\.exportName).joined(separator: ",") }
+
+    /// The row as a CSV record: numbers as they read back, texts quoted where they must be
+    /// (control characters escaped, so a record never splits), null as an empty field.
+    public var csvRecord: String {
+        values.map { _, value -> String in
+            switch value {
+            case .integer(let number): String(number)
+            case .real(let number): number.isFinite ? "\(number)" : ""
+            case .text(let text): CSVField.quoted(text)
+            case .null: ""
+            }
+        }.joined(separator: ",")
+    }
+
     struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+/// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, its quotes
+/// doubled; control characters escaped first, so a record is always one line.
+public enum CSVField {
+    public static func quoted(_ text: String) -> String {
+        let value = text.printable
+        return value.contains(",") || value.contains("\"") ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
     }
 }

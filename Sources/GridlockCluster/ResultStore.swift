@@ -295,6 +295,13 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// The names of the batches the database holds rows or a record of, in order.
+    public func batchNames() throws -> [String] {
+        try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM batches UNION SELECT DISTINCT batch FROM results ORDER BY 1")
+        }
+    }
+
     public func batches() throws -> [BatchEnvironment] {
         try queue.read { db in
             // `decode` throws, naming the column, where another program stored what a field

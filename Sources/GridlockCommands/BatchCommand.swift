@@ -60,7 +60,7 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Resume even though the input changed since the batch ran: keep the stored rows that still match their job and solve the rest.")
     var resumeChanged = false
 
-    @Option(help: "Table format: text, markdown, csv or json.")
+    @Option(help: "The tables' format: text or markdown, or csv, json or jsonl with plain numbers (see `gridlock report --help`).")
     var format: ReportFormat = .text
 
     @OptionGroup var metrics: MetricsOption

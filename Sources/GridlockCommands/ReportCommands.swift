@@ -6,8 +6,10 @@ import GridlockCluster
 import GridlockCore
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, markdown, csv, json
+    case text, markdown, csv, json, jsonl
 }
+
+extension NumericReport.Table: ExpressibleByArgument {}
 
 /// The database and batch that `report` and `export` read.
 struct DatabaseOptions: ParsableArguments {
@@ -19,7 +21,16 @@ struct DatabaseOptions: ParsableArguments {
 
     func open() throws -> ResultStore {
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
-        return try ResultStore(path: db, readOnly: true)
+        let store = try ResultStore(path: db, readOnly: true)
+        // A misspelt name would print empty tables and exit 0, as if the batch had no jobs.
+        if let batch {
+            let names = try store.batchNames()
+            guard names.contains(batch) else {
+                let known = names.isEmpty ? "it holds no batch" : "its batches: " + names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", ..." : "")
+                throw CommandFailure("no batch named \(batch) in \(db) (\(known))".printable)
+            }
+        }
+        return store
     }
 }
 
@@ -32,12 +43,15 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Table format: text, markdown, csv or json.")
+    @Option(help: "text or markdown (tables to read), or csv, json or jsonl: plain numbers in seconds, bytes and counts, every table (json: one object of tables; jsonl: a row a line, its table named).")
     var format: ReportFormat = .text
+
+    @Option(help: "The table that --format csv prints: groups (per solver and band), throughput (per host and worker), batches or problems.")
+    var table: NumericReport.Table = .groups
 
     func run() throws {
         var undecodable: [UndecodableRow] = []
-        print(try ReportPrinter.render(try database.open(), batch: database.batch, format: format, undecodable: &undecodable))
+        print(try ReportPrinter.render(try database.open(), batch: database.batch, format: format, table: table, undecodable: &undecodable))
         try ReportPrinter.complain(of: undecodable)
     }
 }
@@ -45,29 +59,34 @@ struct ReportCommand: ParsableCommand {
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Print every stored job, one JSON object per line.",
+        abstract: "Print every stored job: one JSON object per line, or CSV.",
         discussion: """
-            Keys: batch, job, kind, puzzle, source, solver, status, moves, expectedMoves, solution,
-            cluster, error, attempts, worker, host, examined, enqueued, maxQueue, statesStored,
-            memoryBytes, seconds, cpuSeconds, peakRSSBytes.
+            Keys (and CSV columns): batch, job, kind, puzzle, source, solver, status, moves,
+            expectedMoves, solution, cluster, error, attempts, worker, host, examined, enqueued,
+            maxQueue, statesStored, memoryBytes, seconds, cpuSeconds, peakRSSBytes, storedAt
+            (seconds since 1970, when the sink stored the row), fingerprint. Times are seconds,
+            memory bytes; a value the row lacks is null (an empty CSV field).
 
             Example:
               gridlock export gridlock-results.sqlite --format jsonl > results.jsonl
+              gridlock export gridlock-results.sqlite --format csv > results.csv
             """
     )
 
-    @OptionGroup var database: DatabaseOptions
-
-    @Option(help: "Output format: jsonl.")
-    var format = "jsonl"
-
-    func validate() throws {
-        guard format == "jsonl" else { throw ValidationError("the only export format is jsonl") }
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case jsonl, csv
     }
 
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "jsonl (one object a line) or csv (a header, then a record a row).")
+    var format: Format = .jsonl
+
     func run() throws {
-        try database.open().forEachExportedRow(batch: database.batch) { row in
-            print(JSONLine.encode(row))
+        let store = try database.open()
+        if format == .csv { print(ExportedRow.csvHeader) }
+        try store.forEachExportedRow(batch: database.batch) { row in
+            print(format == .csv ? row.csvRecord : JSONLine.encode(row))
         }
     }
 }
@@ -75,12 +94,16 @@ struct ExportCommand: ParsableCommand {
 enum ReportPrinter {
     /// The tables of `batch` (or of every batch) in `store`, read as a stream; rows that do not
     /// decode are left out of them and collected in `undecodable`.
-    static func render(_ store: ResultStore, batch: String?, format: ReportFormat, undecodable: inout [UndecodableRow]) throws -> String {
+    static func render(
+        _ store: ResultStore, batch: String?, format: ReportFormat, table: NumericReport.Table = .groups, undecodable: inout [UndecodableRow]
+    ) throws -> String {
         var report = BatchReport()
         var skipped: [UndecodableRow] = []
         try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
         undecodable += skipped
-        return try render(report, store: store, batch: batch, problems: try store.problems(batch: batch, limit: StreamedReport.problemLimit), format: format)
+        return try render(
+            report, store: store, batch: batch, problems: try store.problems(batch: batch, limit: StreamedReport.problemLimit), format: format,
+            table: table)
     }
 
     /// Names the rows left out of the tables (the first 10), and fails: the tables are not all
@@ -93,44 +116,35 @@ enum ReportPrinter {
 
     /// The tables of one batch folded as it was stored: the same text, with no pass over its rows.
     static func render(_ streamed: StreamedReport, tables report: BatchReport, store: ResultStore, format: ReportFormat) throws -> String {
-        try render(report, store: store, batch: streamed.batch, problems: try store.problems(batch: streamed.batch, jobs: streamed.problemJobs), format: format)
+        try render(
+            report, store: store, batch: streamed.batch, problems: try store.problems(batch: streamed.batch, jobs: streamed.problemJobs),
+            format: format, table: .groups)
     }
 
-    private static func render(_ report: BatchReport, store: ResultStore, batch: String?, problems: [StoredResult], format: ReportFormat) throws -> String {
+    private static func render(
+        _ report: BatchReport, store: ResultStore, batch: String?, problems: [StoredResult], format: ReportFormat, table: NumericReport.Table
+    ) throws -> String {
         let environment = try store.batches().filter { batch == nil || $0.id == batch }
-        let table = report.rows
         switch format {
         case .text, .markdown:
             let render = format == .text ? TextTable.aligned : TextTable.markdown
             var parts = environment.map {
                 "batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)".printable
             }
-            parts.append(render(BatchReport.columns, table))
+            parts.append(render(BatchReport.columns, report.rows))
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))
             if !problems.isEmpty {
                 parts.append("Jobs that did not run (the first 50):\n" + problems.map { "  \($0.source) [\($0.solver)] \($0.status): \($0.error ?? "")".printable }.joined(separator: "\n"))
             }
             return parts.joined(separator: "\n\n")
         case .csv:
-            return ([BatchReport.columns] + table).map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\n")
+            return NumericReport(report, batches: environment, problems: problems).csv(table)
         case .json:
-            let objects = table.map { Dictionary(uniqueKeysWithValues: zip(BatchReport.columns, $0)) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            let report = JSONReport(environment: environment, rows: objects)
-            return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
+            return NumericReport(report, batches: environment, problems: problems).json
+        case .jsonl:
+            return NumericReport(report, batches: environment, problems: problems).jsonLines
         }
     }
 
-    struct JSONReport: Encodable {
-        var environment: [BatchEnvironment]
-        var rows: [[String: String]]
-    }
-
-    /// A CSV field: control characters escaped (so a carriage return or line feed never splits
-    /// a record), quoted when it holds a comma or a quote.
-    static func csvField(_ value: String) -> String {
-        let value = value.printable
-        return value.contains(",") || value.contains("\"") ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
-    }
+    static func csvField(_ value: String) -> String { CSVField.quoted(value) }
 }

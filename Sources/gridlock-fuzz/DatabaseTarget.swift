@@ -106,13 +106,14 @@ enum DatabaseTarget {
 
     static func commands(_ path: String) -> [[String]] {
         ReportFormatName.allCases.map { ["report", path, "--format", $0.rawValue] } + [
-            ["report", path, "--batch", "a"], ["export", path], ["export", path, "--batch", "b"],
+            ["report", path, "--format", "csv", "--table", "throughput"], ["report", path, "--format", "csv", "--table", "problems"],
+            ["report", path, "--batch", "a"], ["export", path], ["export", path, "--batch", "b"], ["export", path, "--format", "csv"],
             ["collection", "list", path], ["collection", "export", path],
         ]
     }
 
     enum ReportFormatName: String, CaseIterable {
-        case text, markdown, csv, json
+        case text, markdown, csv, json, jsonl
     }
 
     /// Applies the input's edits to the database at `path`; an edit SQLite refuses is skipped.

@@ -1,0 +1,99 @@
+// `report --format csv|json|jsonl`: every table the text shows, as plain numbers in fixed units
+// (seconds, bytes, counts) under names that say the unit, so a spreadsheet or a script reads
+// them without parsing "95 µs" or "1,080". JSON keeps each table's columns in order.
+
+import Foundation
+import GridlockCluster
+
+/// The tables of a report, each a list of columns and rows of values.
+struct NumericReport {
+    enum Table: String, CaseIterable, ExpressibleByArgumentValue {
+        case groups, throughput, batches, problems
+    }
+
+    var tables: [(Table, columns: [String], rows: [[ReportValue]])]
+
+    init(_ report: BatchReport, batches: [BatchEnvironment], problems: [StoredResult]) {
+        tables = [
+            (.groups, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
+            (.throughput, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
+            (.batches, ["id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs"], batches.map {
+                [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),
+                 .text($0.solvers), .integer($0.jobs)]
+            }),
+            (.problems, ["batch", "job", "source", "solver", "status", "error"], problems.map {
+                [.text($0.batch), .integer($0.job), .text($0.source), .text($0.solver), .text($0.status), .text($0.error)]
+            }),
+        ]
+    }
+
+    /// One table as CSV: a header, then a record a row; an absent value is an empty field.
+    func csv(_ table: Table) -> String {
+        let (_, columns, rows) = tables.first { $0.0 == table }!
+        let lines = [columns.joined(separator: ",")] + rows.map { row in
+            row.map { value -> String in
+                switch value {
+                case .integer(let number): number.map(String.init) ?? ""
+                case .real(let number): number.map(Self.number) ?? ""
+                case .text(let text): text.map(ReportPrinter.csvField) ?? ""
+                }
+            }.joined(separator: ",")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every table, as one JSON object whose keys are the tables.
+    var json: String {
+        "{\n" + tables.map { table, columns, rows in
+            "  \"\(table.rawValue)\": [" + rows.map { "\n    " + Self.object(columns, $0) }.joined(separator: ",") + (rows.isEmpty ? "]" : "\n  ]")
+        }.joined(separator: ",\n") + "\n}"
+    }
+
+    /// Every row of every table as one JSON object a line, its table under "table".
+    var jsonLines: String {
+        tables.flatMap { table, columns, rows in
+            rows.map { Self.object(["table"] + columns, [.text(table.rawValue)] + $0) }
+        }.joined(separator: "\n")
+    }
+
+    private static func object(_ columns: [String], _ values: [ReportValue]) -> String {
+        "{" + zip(columns, values).map { "\(string($0)): \(json($1))" }.joined(separator: ", ") + "}"
+    }
+
+    private static func json(_ value: ReportValue) -> String {
+        switch value {
+        case .integer(let number): number.map(String.init) ?? "null"
+        case .real(let number): number.map(Self.number) ?? "null"
+        case .text(let text): text.map(string) ?? "null"
+        }
+    }
+
+    /// A finite number as JSON and CSV write it (shortest form that reads back the same);
+    /// anything else cannot be written as a number and is left out.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// A CaseIterable enum usable as an option value, named by its raw value.
+protocol ExpressibleByArgumentValue: RawRepresentable, CaseIterable where RawValue == String {}

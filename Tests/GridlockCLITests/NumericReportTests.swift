@@ -1,0 +1,84 @@
+// `report` and `export` as numbers: what they print parses back and adds up to what the
+// database holds, counted by SQLite itself.
+
+import Foundation
+import Testing
+
+@Suite("Numeric reports")
+struct NumericReportTests {
+    /// What a Python script prints with `sqlite3` and `csv` at hand (python3 is on every machine
+    /// of this kind), given the database and standard input.
+    static func python(_ script: String, database: String, stdin: String = "") throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, database]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("report --format json and export --format csv parse back, and their sums equal SQLite's own counts")
+    func roundTrip() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let file = directory.appendingPathComponent("jobs.txt")
+        let lines = try ClusterHarness.sample(count: 30, step: 97) + ["not a board at all"]
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("results.sqlite").path
+        let batch = try GridlockBinary.run(["batch", file.path, "--workers", "1", "--db", database, "--solver", "bfs,bidirectional", "--batch", "rt"])
+        #expect(batch.status == 1, "the unreadable line makes it 1: \(batch.stderr)")
+
+        let json = try GridlockBinary.run(["report", database, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let groups = try #require(report["groups"] as? [[String: Any]])
+        let all = groups.filter { $0["band"] as? String == "all" }
+        let jobs = all.compactMap { $0["jobs"] as? Int }.reduce(0, +)
+        let solved = all.compactMap { $0["solved"] as? Int }.reduce(0, +)
+        let invalid = all.compactMap { $0["invalid"] as? Int }.reduce(0, +)
+        let counts = try Self.python("""
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(*db.execute("SELECT COUNT(*), SUM(status = 'solved'), SUM(status = 'invalid') FROM results").fetchone())
+            """, database: database)
+        #expect(counts == "\(jobs) \(solved) \(invalid)")
+        #expect(jobs == 62 && invalid == 2)
+        // Numbers, not text: a mean in seconds, a count as an integer.
+        let bfs = try #require(all.first { $0["solver"] as? String == "bfs" })
+        #expect(bfs["mean_seconds"] is Double && bfs["timed_jobs"] as? Int == 30)
+        #expect((bfs["mean_ci95_low_seconds"] as? Double ?? 1) <= (bfs["mean_seconds"] as? Double ?? 0))
+        #expect(try #require(report["batches"] as? [[String: Any]]).first?["id"] as? String == "rt")
+        #expect(try #require(report["throughput"] as? [[String: Any]]).contains { $0["by"] as? String == "host" })
+
+        let csv = try GridlockBinary.run(["export", database, "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let sums = try Self.python("""
+            import csv, sqlite3, sys
+            rows = list(csv.DictReader(sys.stdin))
+            db = sqlite3.connect(sys.argv[1])
+            count, seconds, examined = db.execute("SELECT COUNT(*), SUM(seconds), SUM(examined) FROM results").fetchone()
+            print(len(rows) == count, abs(sum(float(r["seconds"]) for r in rows) - seconds) < 1e-9,
+                  sum(int(r["examined"]) for r in rows) == examined, all(r["storedAt"] for r in rows))
+            """, database: database, stdin: csv.stdout)
+        #expect(sums == "True True True True")
+    }
+
+    @Test("a batch the database does not hold is an error naming the batches it does hold, not empty tables")
+    func unknownBatch() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let file = directory.appendingPathComponent("jobs.txt")
+        try (try ClusterHarness.sample(count: 2).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("results.sqlite").path
+        #expect(try GridlockBinary.run(["batch", file.path, "--workers", "1", "--db", database, "--batch", "known"]).status == 0)
+        for command in ["report", "export"] {
+            let output = try GridlockBinary.run([command, database, "--batch", "nosuch"])
+            #expect(output.status == 1 && output.stderr.contains("no batch named nosuch") && output.stderr.contains("known"), "\(output.stderr)")
+        }
+    }
+}
