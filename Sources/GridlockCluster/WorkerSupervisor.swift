@@ -1,5 +1,5 @@
 // Worker processes started, watched and replaced: `gridlock batch` and `gridlock worker
-// --processes N` keep N of them running until the work is done, restarting one that dies
+// --workers N` keep N of them running until the work is done, restarting one that dies
 // (RestartPolicy.swift says when to stop trying).
 
 import CProcessControl

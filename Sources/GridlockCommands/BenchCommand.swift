@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Foundation
+import GridlockCluster
 import GridlockCore
 
 struct BenchCommand: ParsableCommand {
@@ -47,12 +48,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Times to run the whole measured pass.")
     var repeats = 1
 
-    @Option(help: "Table format: text or markdown.")
-    var format: TableFormat = .text
+    @Option(help: "text or markdown (a table to read), or csv, json or jsonl: plain numbers in seconds and bytes, with every sample (json: an object of tables; jsonl: a row a line, its table named; csv: one --table).")
+    var format: ReportFormat = .text
 
-    enum TableFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, markdown
-    }
+    @Option(help: "The table that --format csv prints: solvers (one row each) or samples (every timed solve).")
+    var table: BenchTables.Table = .solvers
 
     func validate() throws {
         if let solver { try SolverList.check(solver, kind: reading.puzzleKind) }
@@ -64,12 +64,17 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        var lines = PuzzleInput.records(try PuzzleInput.read(files), kind: reading.puzzleKind).enumerated()
-            .filter { $0.offset % every == 0 }.map { $0.element.record }
-        if let limit { lines = Array(lines.prefix(limit)) }
+        var sampled = PuzzleInput.records(try PuzzleInput.read(files), kind: reading.puzzleKind).enumerated()
+            .filter { $0.offset % every == 0 }.map(\.element)
+        if let limit { sampled = Array(sampled.prefix(limit)) }
+        let lines = sampled.map(\.record)
+        let sources = sampled.map { "\($0.source.file):\($0.source.line)" }
         guard let first = lines.first else { throw ValidationError("no puzzles in the input") }
-        let solvers = solver.map(SolverList.names)
-            ?? (reading.puzzleKind ?? PuzzleKind.detect(first)).solverNames
+        let kind = reading.puzzleKind ?? PuzzleKind.detect(first)
+        // Checked against the kind the input turned out to be: a Sudoku solver on Rush Hour
+        // boards would solve nothing and print a row of zeros.
+        if let solver { try SolverList.check(solver, kind: kind) }
+        let solvers = solver.map(SolverList.names) ?? kind.solverNames
 
         let budget = memoryBudget.bytes, timeout = timeout
         // Each solve's own deadline, from when it starts.
@@ -99,7 +104,7 @@ struct BenchCommand: ParsableCommand {
                     let seconds = Double(seconds: start.duration(to: clock.now))
                     if position == 0 { baseline = result }
                     let agrees = baseline.map { Self.agree($0, result) } ?? true
-                    summaries[position].add(seconds: seconds, result: result, correct: agrees && isCorrect(result, puzzle))
+                    summaries[position].add(seconds: seconds, key: pass * lines.count + index, result: result, correct: agrees && isCorrect(result, puzzle))
                 }
                 if StandardError.isTerminal, lastProgress.duration(to: clock.now) > .seconds(1) {
                     lastProgress = clock.now
@@ -109,7 +114,13 @@ struct BenchCommand: ParsableCommand {
             }
         }
         if StandardError.isTerminal { StandardError.write("\r\u{1B}[K") }
-        print(format == .markdown ? BenchmarkTable.markdown(summaries) : BenchmarkTable.text(summaries))
+        switch format {
+        case .text: print(BenchmarkTable.text(summaries))
+        case .markdown: print(BenchmarkTable.markdown(summaries))
+        case .csv: print(BenchTables.tables(summaries, sources: sources).csv(table.rawValue))
+        case .json: print(BenchTables.tables(summaries, sources: sources).json)
+        case .jsonl: print(BenchTables.tables(summaries, sources: sources).jsonLines)
+        }
         if invalid > 0 { StandardError.write("bench: skipped \(invalid) puzzles that are unreadable or that \(solvers[0]) does not solve (see gridlock solve)\n") }
         if summaries.contains(where: { $0.wrong > 0 }) {
             StandardError.write("bench: some results were WRONG (column 'wrong'): run gridlock solve on the file\n")
@@ -130,5 +141,47 @@ struct BenchCommand: ParsableCommand {
     private func isCorrect(_ result: SolveResult, _ puzzle: ParsedPuzzle) -> Bool {
         if let expected = puzzle.expectedMoves, (result.moves ?? -1) != expected { return false }
         return puzzle.validationFailure(of: result) == nil
+    }
+}
+
+extension BenchTables.Table: ExpressibleByArgument {}
+
+/// What `bench --format csv|json|jsonl` prints: one row a solver, and every timed solve.
+enum BenchTables {
+    enum Table: String, CaseIterable {
+        case solvers, samples
+    }
+
+    static func tables(_ summaries: [BenchmarkSummary], sources: [String]) -> NumericTables {
+        let baseline = summaries.first
+        let solverRows = summaries.map { summary -> [ReportValue] in
+            let ratio = baseline.flatMap { summary.ratio(to: $0) }
+            let interval = summary.standardDeviation.flatMap { ConfidenceInterval.ofMean(count: summary.count, mean: summary.mean, standardDeviation: $0) }
+            let states = summary.storesStates
+            return [
+                .text(summary.solver), .integer(summary.count), .real(summary.count > 0 ? summary.quantile(0) : nil),
+                .real(summary.count > 0 ? summary.mean : nil), .real(interval?.lowerBound), .real(interval?.upperBound),
+                .real(summary.count > 0 ? summary.quantile(0.5) : nil), .real(summary.count > 0 ? summary.quantile(0.95) : nil),
+                .real(summary.count > 0 ? summary.quantile(1) : nil), .real(summary.standardDeviation),
+                .real(summary.puzzlesPerSecond), .real(states ? summary.statesPerSecond : nil), .real(states ? summary.bytesPerState : nil),
+                .integer(summary.maxMemoryBytes), .integer(summary.wrong), .integer(summary.cutoff), .real(ratio?.ratio),
+                .real(ratio?.low), .real(ratio?.high), .integer(ratio?.pairs),
+            ]
+        }
+        var samples: [[ReportValue]] = []
+        for summary in summaries {
+            for (key, seconds) in zip(summary.keys, summary.seconds) {
+                let puzzle = key % max(1, sources.count)
+                samples.append([.text(summary.solver), .integer(key / max(1, sources.count) + 1), .integer(puzzle), .text(sources[puzzle]), .real(seconds)])
+            }
+        }
+        return NumericTables(tables: [
+            (Table.solvers.rawValue, [
+                "solver", "timed", "min_seconds", "mean_seconds", "mean_ci95_low_seconds", "mean_ci95_high_seconds", "median_seconds",
+                "p95_seconds", "max_seconds", "stddev_seconds", "puzzles_per_second", "states_per_second", "bytes_per_state",
+                "max_memory_bytes", "wrong", "cutoff", "time_vs_first", "time_vs_first_ci95_low", "time_vs_first_ci95_high", "pairs",
+            ], solverRows),
+            (Table.samples.rawValue, ["solver", "pass", "puzzle", "source", "seconds"], samples),
+        ])
     }
 }

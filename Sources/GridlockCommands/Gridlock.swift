@@ -2,6 +2,7 @@
 // GridlockCluster; the executable only calls `main`.
 
 import ArgumentParser
+import Foundation
 import GridlockBuildInfo
 
 public struct Gridlock: ParsableCommand {
@@ -9,9 +10,22 @@ public struct Gridlock: ParsableCommand {
 
     public static func main() {
         PatternDatabaseCache.installLoader()
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
             try command.run()
+        } catch let usage as ValidationError {
+            // A usage error found while a subcommand runs shows that subcommand's usage, as a
+            // parse error does, not the root's list of subcommands.
+            let subcommand = type(of: command)
+            let usageLine = usageString(for: subcommand)
+            let path = usageLine.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("<") }.joined(separator: " ")
+            FileHandle.standardError.write(Data("Error: \(usage.message)\nUsage: \(usageLine)\n  See '\(path) --help' for more information.\n".utf8))
+            exit(withError: ExitCode.validationFailure)
         } catch {
             exit(withError: error)
         }

@@ -5,31 +5,14 @@
 import Foundation
 import GridlockCluster
 
-/// The tables of a report, each a list of columns and rows of values.
-struct NumericReport {
-    enum Table: String, CaseIterable, ExpressibleByArgumentValue {
-        case groups, throughput, batches, problems
-    }
-
-    var tables: [(Table, columns: [String], rows: [[ReportValue]])]
-
-    init(_ report: BatchReport, batches: [BatchEnvironment], problems: [StoredResult]) {
-        tables = [
-            (.groups, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
-            (.throughput, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
-            (.batches, ["id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs"], batches.map {
-                [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),
-                 .text($0.solvers), .integer($0.jobs)]
-            }),
-            (.problems, ["batch", "job", "source", "solver", "status", "error"], problems.map {
-                [.text($0.batch), .integer($0.job), .text($0.source), .text($0.solver), .text($0.status), .text($0.error)]
-            }),
-        ]
-    }
+/// Named tables of values, written as CSV (one table), JSON (an object of tables) or JSON
+/// lines (a row a line, its table named): what `report` and `bench` print for programs.
+struct NumericTables {
+    var tables: [(name: String, columns: [String], rows: [[ReportValue]])]
 
     /// One table as CSV: a header, then a record a row; an absent value is an empty field.
-    func csv(_ table: Table) -> String {
-        let (_, columns, rows) = tables.first { $0.0 == table }!
+    func csv(_ table: String) -> String {
+        let (_, columns, rows) = tables.first { $0.name == table }!
         let lines = [columns.joined(separator: ",")] + rows.map { row in
             row.map { value -> String in
                 switch value {
@@ -45,14 +28,14 @@ struct NumericReport {
     /// Every table, as one JSON object whose keys are the tables.
     var json: String {
         "{\n" + tables.map { table, columns, rows in
-            "  \"\(table.rawValue)\": [" + rows.map { "\n    " + Self.object(columns, $0) }.joined(separator: ",") + (rows.isEmpty ? "]" : "\n  ]")
+            "  \"\(table)\": [" + rows.map { "\n    " + Self.object(columns, $0) }.joined(separator: ",") + (rows.isEmpty ? "]" : "\n  ]")
         }.joined(separator: ",\n") + "\n}"
     }
 
     /// Every row of every table as one JSON object a line, its table under "table".
     var jsonLines: String {
         tables.flatMap { table, columns, rows in
-            rows.map { Self.object(["table"] + columns, [.text(table.rawValue)] + $0) }
+            rows.map { Self.object(["table"] + columns, [.text(table)] + $0) }
         }.joined(separator: "\n")
     }
 
@@ -95,5 +78,23 @@ struct NumericReport {
     }
 }
 
-/// A CaseIterable enum usable as an option value, named by its raw value.
-protocol ExpressibleByArgumentValue: RawRepresentable, CaseIterable where RawValue == String {}
+/// The tables of `report`: per group, per host and worker, the batches, the jobs that did not run.
+enum NumericReport {
+    enum Table: String, CaseIterable {
+        case groups, throughput, batches, problems
+    }
+
+    static func tables(_ report: BatchReport, batches: [BatchEnvironment], problems: [StoredResult]) -> NumericTables {
+        NumericTables(tables: [
+            (Table.groups.rawValue, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
+            (Table.throughput.rawValue, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
+            (Table.batches.rawValue, ["id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs"], batches.map {
+                [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),
+                 .text($0.solvers), .integer($0.jobs)]
+            }),
+            (Table.problems.rawValue, ["batch", "job", "source", "solver", "status", "error"], problems.map {
+                [.text($0.batch), .integer($0.job), .text($0.source), .text($0.solver), .text($0.status), .text($0.error)]
+            }),
+        ])
+    }
+}

@@ -138,11 +138,11 @@ enum ReportPrinter {
             }
             return parts.joined(separator: "\n\n")
         case .csv:
-            return NumericReport(report, batches: environment, problems: problems).csv(table)
+            return NumericReport.tables(report, batches: environment, problems: problems).csv(table.rawValue)
         case .json:
-            return NumericReport(report, batches: environment, problems: problems).json
+            return NumericReport.tables(report, batches: environment, problems: problems).json
         case .jsonl:
-            return NumericReport(report, batches: environment, problems: problems).jsonLines
+            return NumericReport.tables(report, batches: environment, problems: problems).jsonLines
         }
     }
 

@@ -16,9 +16,9 @@ struct WorkerCommand: ParsableCommand {
         abstract: "Solve jobs from a coordinator and send the results to a sink.",
         discussion: """
             Example (one machine per role):
-              gridlock worker --coordinator tcp://coordinator:5555 --sink tcp://sink:5556 --processes 8
+              gridlock worker --coordinator tcp://coordinator:5555 --sink tcp://sink:5556 --workers 8
 
-            --memory-budget is shared: each of the --processes gets an equal part of it for its
+            --memory-budget is shared: each of the --workers gets an equal part of it for its
             searches. With a cluster key (--key-file), only workers that hold it are handed jobs.
             """
     )
@@ -32,6 +32,10 @@ struct WorkerCommand: ParsableCommand {
     var sink: String?
 
     @Option(help: "Worker processes to run, each solving one job at a time (config: worker.processes; default 1).")
+    var workers: Int?
+
+    /// The option's old name, still taken.
+    @Option(help: .hidden)
     var processes: Int?
 
     @Option(help: "The most jobs each process holds at once (config: worker.window; default 256). Below it the number adapts to about 25 ms of work, at least 2.")
@@ -42,7 +46,7 @@ struct WorkerCommand: ParsableCommand {
 
     @OptionGroup var key: KeyOptions
 
-    /// The budget of all --processes together: each process's jobs get an equal share.
+    /// The budget of all --workers together: each process's jobs get an equal share.
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
     @Option(help: "Exit after hearing nothing from the coordinator for this many seconds; it says it is there every second (config: worker.coordinator_silence_s; default 120; 0: never).")
@@ -50,7 +54,7 @@ struct WorkerCommand: ParsableCommand {
 
     @OptionGroup var logs: LogFormatOption
 
-    @Option(help: "Serve this worker's /metrics, /healthz and /readyz on HOST:PORT (one process only: not with --processes over 1).")
+    @Option(help: "Serve this worker's /metrics, /healthz and /readyz on HOST:PORT (one process only: not with --workers over 1).")
     var metrics: String?
 
     func run() throws {
@@ -63,12 +67,13 @@ struct WorkerCommand: ParsableCommand {
         let file = try config.load()
         let coordinator = try ConfigFile.require(self.coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let sink = try ConfigFile.require(self.sink, file, "sink.endpoint", flag: "--sink")
-        let processes = self.processes ?? file.int("worker.processes") ?? 1
+        guard workers == nil || self.processes == nil else { throw ValidationError("give --workers (or its old name --processes), not both") }
+        let processes = workers ?? self.processes ?? file.int("worker.processes") ?? 1
         let window = self.window ?? file.int("worker.window") ?? WireProtocol.maximumCredit
-        guard processes >= 1, window >= 1 else { throw ValidationError("--processes and --window must be at least 1") }
+        guard processes >= 1, window >= 1 else { throw ValidationError("--workers and --window must be at least 1") }
         let metricsAddress = metrics ?? file.string("worker.metrics")
         if metricsAddress != nil, processes > 1 {
-            throw ValidationError("--metrics (or worker.metrics) serves one process: run one worker a pod (or a port each), not --processes \(processes)")
+            throw ValidationError("--metrics (or worker.metrics) serves one process: run one worker a pod (or a port each), not --workers \(processes)")
         }
         try memoryBudget.validate(sharedBy: processes)
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s"), !(limit >= 0 && limit <= 86_400) {
@@ -80,7 +85,7 @@ struct WorkerCommand: ParsableCommand {
         if !WorkerSupervisor.isSupervised { for warning in warnings { log.warning("\(warning)") } }
         guard processes == 1 else {
             var flags = [
-                "worker", "--coordinator", coordinator, "--sink", sink, "--processes", "1", "--window", "\(window)", "--memory-budget",
+                "worker", "--coordinator", coordinator, "--sink", sink, "--workers", "1", "--window", "\(window)", "--memory-budget",
                 memoryBudget.share(of: processes),
             ]
             if let coordinatorSilenceLimit { flags += ["--coordinator-silence-limit", "\(coordinatorSilenceLimit)"] }

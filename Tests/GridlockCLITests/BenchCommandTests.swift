@@ -13,7 +13,7 @@ struct BenchCommandTests {
         let lines = output.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("solver"))
-        #expect(lines[1].hasPrefix("bfs") && lines[1].hasSuffix("1.00x"))
+        #expect(lines[1].hasPrefix("bfs") && lines[1].hasSuffix("1.00x (1.000-1.000)"), "\(lines[1])")
         #expect(lines[2].hasPrefix("bidirectional"))
     }
 
@@ -31,8 +31,8 @@ struct BenchCommandTests {
         let cut = try GridlockBinary.run(
             ["bench", "-", "--solver", "bfs", "--timeout", "0.000001"], stdin: "48 BBBCDEFGGCDEFoAADoHHIooooJIKKooJLLMM 37740\n")
         #expect(cut.status == 0, "\(cut.stderr)")
-        // The row's last two fields: cut off, time vs first.
+        // The row's last fields: cut off, then time vs first with its interval.
         let row = cut.stdout.split(separator: "\n").first { $0.hasPrefix("bfs") }?.split(separator: " ")
-        #expect(row?.suffix(2).first == "1", "\(cut.stdout)")
+        #expect(row?.suffix(3).first == "1", "\(cut.stdout)")
     }
 }

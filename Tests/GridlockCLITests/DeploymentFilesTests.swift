@@ -96,7 +96,7 @@ struct DeploymentFilesTests {
         let config = try BatchCommandTests.temporaryDirectory().appendingPathComponent("k8s.conf")
         try #require(configText).write(to: config, atomically: true, encoding: .utf8)
         let worker = try GridlockBinary.run(["worker", "--config", config.path, "--window", "0"])
-        #expect(worker.stderr.contains("--processes and --window must be at least 1"), "\(worker.stderr)")
+        #expect(worker.stderr.contains("--workers and --window must be at least 1"), "\(worker.stderr)")
         // The secrets hold the files `keys generate` writes, each role only its own.
         let keys = try BatchCommandTests.temporaryDirectory().appendingPathComponent("keys").path
         let written = Set(try GridlockBinary.run(["keys", "generate", keys]).stdout.split(separator: "\n").map { ($0 as NSString).lastPathComponent })
@@ -113,7 +113,7 @@ struct DeploymentFilesTests {
         // --window 0 is refused only after the config file has been read without a complaint.
         let good = try GridlockBinary.run(["worker", "--config", "config/gridlock.conf", "--window", "0"])
         #expect(good.status != 0)
-        #expect(good.stderr.contains("--processes and --window must be at least 1"), "\(good.stderr)")
+        #expect(good.stderr.contains("--workers and --window must be at least 1"), "\(good.stderr)")
         let bad = try GridlockBinary.run(["sink", "--config", "Package.swift"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("Package.swift:"), "a bad config names its file and line: \(bad.stderr)")

@@ -82,3 +82,39 @@ struct NumericReportTests {
         }
     }
 }
+
+@Suite("Bench as numbers")
+struct BenchNumbersTests {
+    @Test("bench --format json holds every sample, paired ratios with intervals, and no states per second for IDA*")
+    func samples() throws {
+        let output = try GridlockBinary.run([
+            "bench", "data/rushhour/rush_18k.txt", "--every", "900", "--limit", "20", "--warmup", "2", "--repeats", "2", "--solver", "bfs,bidirectional",
+            "--format", "json",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let tables = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let solvers = try #require(tables["solvers"] as? [[String: Any]])
+        let samples = try #require(tables["samples"] as? [[String: Any]])
+        #expect(solvers.map { $0["solver"] as? String } == ["bfs", "bidirectional"])
+        // 20 puzzles, 2 passes, 2 solvers.
+        #expect(samples.count == 80)
+        #expect(Set(samples.compactMap { $0["pass"] as? Int }) == [1, 2])
+        let bidirectional = solvers[1]
+        let ratio = try #require(bidirectional["time_vs_first"] as? Double)
+        #expect(try #require(bidirectional["time_vs_first_ci95_low"] as? Double) <= ratio)
+        #expect(ratio <= (bidirectional["time_vs_first_ci95_high"] as? Double ?? 0))
+        #expect(bidirectional["pairs"] as? Int == 40)
+
+        let tiles = try GridlockBinary.run(["bench", "data/tiles/korf100.txt", "--limit", "1", "--warmup", "0", "--solver", "idastar-pdb", "--format", "json"])
+        if tiles.status == 0 {
+            let rows = try #require((try JSONSerialization.jsonObject(with: Data(tiles.stdout.utf8)) as? [String: Any])?["solvers"] as? [[String: Any]])
+            #expect(rows.first?["states_per_second"] is NSNull, "IDA* keeps no table of states: \(tiles.stdout)")
+        }
+    }
+
+    @Test("a solver of another kind than the puzzles is refused, not run as a row of zeros")
+    func wrongKind() throws {
+        let output = try GridlockBinary.run(["bench", "data/rushhour/rush_18k.txt", "--every", "2000", "--solver", "bfs,norvig"])
+        #expect(output.status == 64 && output.stderr.contains("unknown solver 'norvig'"), "\(output.stderr)")
+    }
+}

@@ -5,6 +5,9 @@ public struct BenchmarkSummary: Sendable {
     public var solver: String
     /// Seconds per puzzle, parsing included.
     public private(set) var seconds: [Double] = []
+    /// Which measured solve each time is (pass × puzzles + puzzle): what pairs it with the
+    /// other solvers' time on the same puzzle in the same pass.
+    public private(set) var keys: [Int] = []
     public private(set) var statesStored = 0
     public private(set) var examined = 0
     public private(set) var memoryBytes = 0
@@ -24,8 +27,9 @@ public struct BenchmarkSummary: Sendable {
         self.solver = solver
     }
 
-    public mutating func add(seconds: Double, result: SolveResult, correct: Bool) {
+    public mutating func add(seconds: Double, key: Int, result: SolveResult, correct: Bool) {
         self.seconds.append(seconds)
+        keys.append(key)
         statesStored += result.statistics.statesStored
         examined += result.statistics.examined
         memoryBytes += result.statistics.memoryBytes
@@ -49,6 +53,30 @@ public struct BenchmarkSummary: Sendable {
         largeStates == 0 ? nil : Double(largeMemoryBytes) / Double(largeStates)
     }
 
+    /// Whether the solver keeps a table of states (breadth-first and A*): IDA* and the Sudoku
+    /// solvers keep none, and their states per second and bytes per state mean nothing.
+    public var storesStates: Bool { statesStored > 0 }
+
+    /// The sample standard deviation of the times; nil for fewer than two.
+    public var standardDeviation: Double? {
+        guard count >= 2 else { return nil }
+        let mean = self.mean
+        return (seconds.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(count - 1)).squareRoot()
+    }
+
+    /// This solver's time over `baseline`'s, puzzle by puzzle (PairedRatio).
+    public func ratio(to baseline: BenchmarkSummary) -> PairedRatio? {
+        var byKey: [Int: Double] = [:]
+        for (key, time) in zip(baseline.keys, baseline.seconds) { byKey[key] = time }
+        var base: [Double] = [], mine: [Double] = []
+        for (key, time) in zip(keys, seconds) {
+            guard let other = byKey[key] else { continue }
+            base.append(other)
+            mine.append(time)
+        }
+        return PairedRatio(baseline: base, other: mine)
+    }
+
     /// The q-quantile (0...1) of the times, nearest rank.
     public func quantile(_ q: Double) -> Double {
         guard !seconds.isEmpty else { return 0 }
@@ -58,12 +86,12 @@ public struct BenchmarkSummary: Sendable {
     }
 }
 
-/// Renders summaries side by side, each solver's mean time as a ratio to the first's. Breadth-
-/// first solvers get state and memory columns; depth-first ones (no stored states) get search
-/// nodes and guesses per puzzle instead.
+/// Renders summaries side by side, each solver's time as a paired ratio to the first's, puzzle by
+/// puzzle, with its interval. Breadth-first solvers get state and memory columns; depth-first
+/// ones (no stored states) get search nodes and guesses per puzzle instead.
 public enum BenchmarkTable {
     static let timeColumns = ["solver", "puzzles", "puzzles/s", "mean", "median", "p95", "max"]
-    static let outcomeColumns = ["max memory", "wrong", "cut off", "time vs first"]
+    static let outcomeColumns = ["max memory", "wrong", "cut off", "time vs first (95% CI)"]
     public static let columns = timeColumns + ["states/s", "bytes/state", "bytes/state ≥10k"] + outcomeColumns
     public static let depthFirstColumns = timeColumns + ["nodes/puzzle", "guesses/puzzle"] + outcomeColumns
 
@@ -72,25 +100,31 @@ public enum BenchmarkTable {
     }
 
     public static func rows(_ summaries: [BenchmarkSummary]) -> [[String]] {
-        let baseline = summaries.first?.mean ?? 0
         let depthFirst = isDepthFirst(summaries)
         return summaries.map { summary in
             let perPuzzle = { (total: Int?) in (Double(total ?? 0) / Double(max(1, summary.count))).formatted(decimals: 1) }
             let work = depthFirst
                 ? [perPuzzle(summary.searchNodes), perPuzzle(summary.guesses)]
-                : [
+                : summary.storesStates ? [
                     Int(summary.statesPerSecond.rounded()).grouped, summary.bytesPerState.formatted(decimals: 1),
                     summary.bytesPerStateOfLargeSolves.map { $0.formatted(decimals: 1) } ?? "-",
-                ]
+                ] : ["-", "-", "-"]
+            let ratio = summaries.first.flatMap { summary.ratio(to: $0) }
             return [
                 summary.solver, summary.count.grouped, Int(summary.puzzlesPerSecond.rounded()).grouped,
                 summary.mean.milliseconds, summary.quantile(0.5).milliseconds, summary.quantile(0.95).milliseconds,
                 summary.quantile(1).milliseconds,
             ] + work + [
                 summary.maxMemoryBytes.bytes, summary.wrong.grouped, summary.cutoff.grouped,
-                baseline == 0 ? "-" : (summary.mean / baseline).formatted(decimals: 2) + "x",
+                ratio.map { Self.describe($0) } ?? "-",
             ]
         }
+    }
+
+    /// "1.59x (1.55-1.63)": the geometric mean of the per-puzzle ratios and its 95% interval.
+    public static func describe(_ ratio: PairedRatio) -> String {
+        let digits = ratio.high - ratio.low < 0.02 ? 3 : 2
+        return ratio.ratio.formatted(decimals: 2) + "x (" + ratio.low.formatted(decimals: digits) + "-" + ratio.high.formatted(decimals: digits) + ")"
     }
 
     static func header(_ summaries: [BenchmarkSummary]) -> [String] {

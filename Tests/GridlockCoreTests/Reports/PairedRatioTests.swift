@@ -1,0 +1,39 @@
+// The paired ratio: a geometric mean of per-puzzle ratios, and a seeded bootstrap interval.
+
+import Foundation
+import Testing
+@testable import GridlockCore
+
+@Suite struct PairedRatioTests {
+    @Test("a solver exactly 1.2x slower on every puzzle gives 1.2 with no spread, however long the puzzles")
+    func exactFactor() throws {
+        let baseline = (1...50).map { Double($0) * 1e-4 }
+        let ratio = try #require(PairedRatio(baseline: baseline, other: baseline.map { $0 * 1.2 }))
+        #expect(abs(ratio.ratio - 1.2) < 1e-12 && abs(ratio.low - 1.2) < 1e-12 && abs(ratio.high - 1.2) < 1e-12)
+        #expect(ratio.pairs == 50)
+    }
+
+    @Test("with noise, the interval holds the true factor, narrows with more puzzles, and is the same every run")
+    func noisyFactor() throws {
+        var generator = SplitMix64(seed: 7)
+        func times(_ count: Int) -> ([Double], [Double]) {
+            let baseline = (0..<count).map { _ in Double.random(in: 1e-4...1e-2, using: &generator) }
+            // Each time off by up to ±10% at random, around a true factor of 1.25.
+            return (baseline, baseline.map { $0 * 1.25 * Double.random(in: 0.9...1.1, using: &generator) })
+        }
+        let (small, smallOther) = times(30)
+        let (large, largeOther) = times(3_000)
+        let few = try #require(PairedRatio(baseline: small, other: smallOther))
+        let many = try #require(PairedRatio(baseline: large, other: largeOther))
+        #expect(few.low < 1.25 && 1.25 < few.high, "\(few)")
+        #expect(many.low < 1.25 && 1.25 < many.high, "\(many)")
+        #expect(many.high - many.low < few.high - few.low)
+        #expect(PairedRatio(baseline: small, other: smallOther) == few)
+    }
+
+    @Test("puzzles either solver did not time (zero, infinite) are left out; none at all gives no ratio")
+    func unpairable() {
+        #expect(PairedRatio(baseline: [0, .infinity], other: [1, 1]) == nil)
+        #expect(PairedRatio(baseline: [1, 0, 2], other: [2, 5, 4])?.pairs == 2)
+    }
+}
