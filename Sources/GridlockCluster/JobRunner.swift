@@ -56,6 +56,7 @@ public enum JobRunner {
             return result
         }
         let solved = puzzle.solve(with: job.solver, options: options)!
+        FaultInjection.slowDown(job.solver, startedAt: start, clock: clock)
         measure()
         result.status = JobStatus(solved.status)
         if let reason = solved.cutoffReason, solved.status == .cutoff {
@@ -129,7 +130,8 @@ extension String {
 
 /// Faults on request, for the reliability tests, off unless GRIDLOCK_FAULT_INJECTION is set:
 /// `hang-on-poison` makes a worker hang for good on any puzzle whose text contains POISON,
-/// ignoring its time limit; `crash-at-start` makes every worker process abort as it starts.
+/// ignoring its time limit; `crash-at-start` makes every worker process abort as it starts;
+/// `slow:SOLVER:FACTOR` slows one solver down.
 public enum FaultInjection {
     static let mode = ProcessInfo.processInfo.environment["GRIDLOCK_FAULT_INJECTION"]
 
@@ -137,5 +139,20 @@ public enum FaultInjection {
 
     static func hangsOn(_ job: Job) -> Bool {
         mode == "hang-on-poison" && job.puzzle.contains("POISON")
+    }
+
+    /// `slow:SOLVER:FACTOR` (say `slow:bidirectional:1.2`) makes every solve of SOLVER take
+    /// FACTOR times as long, spinning (so its CPU time grows alike): the build slowed on purpose
+    /// that `gridlock compare` must find slower, by about that factor.
+    static let slowdown: (solver: String, factor: Double)? = {
+        guard let parts = mode?.split(separator: ":"), parts.count == 3, parts[0] == "slow", let factor = Double(parts[2]),
+              factor >= 1, factor <= 100 else { return nil }
+        return (String(parts[1]), factor)
+    }()
+
+    static func slowDown(_ solver: String, startedAt start: ContinuousClock.Instant, clock: ContinuousClock) {
+        guard let slowdown, slowdown.solver == solver else { return }
+        let target = start.advanced(by: start.duration(to: clock.now) * slowdown.factor)
+        while clock.now < target {}
     }
 }

@@ -295,6 +295,31 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// The timed jobs of `batch` (those that ran a solver), for `gridlock compare`, streamed.
+    /// `cpu`: the solves' CPU time rather than their wall time.
+    public func forEachTiming(batch: String, cpu: Bool = false, _ body: (BatchComparison.Timing) throws -> Void) throws {
+        try queue.read { db in
+            let time = cpu ? "cpu_seconds" : "seconds"
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT kind, solver, puzzle, status, moves, expected_moves, examined, \(time) FROM results WHERE batch = ? ORDER BY job",
+                arguments: [batch])
+            while let row = try cursor.next() {
+                // A row another program wrote, or of a kind or status this build does not know,
+                // is left out rather than trapped on.
+                guard let kindText = try? row.decode(String.self, atIndex: 0), let kind = PuzzleKind(rawValue: kindText),
+                      let statusText = try? row.decode(String.self, atIndex: 3), let status = JobStatus(rawValue: statusText), status.ranSolver,
+                      let solver = try? row.decode(String.self, atIndex: 1), let puzzle = try? row.decode(String.self, atIndex: 2),
+                      let seconds = try? row.decode(Double.self, atIndex: 7), seconds > 0, seconds.isFinite
+                else { continue }
+                let summary = JobSummary(
+                    kind: kind, solver: solver, status: status, moves: try? row.decode(Int?.self, atIndex: 4),
+                    expectedMoves: try? row.decode(Int?.self, atIndex: 5), seconds: seconds, examined: (try? row.decode(Int.self, atIndex: 6)) ?? 0,
+                    peakRSSBytes: 0, host: "", worker: "")
+                try body(BatchComparison.Timing(kind: kind, solver: solver, puzzle: puzzle, band: BatchReport.band(summary), seconds: seconds))
+            }
+        }
+    }
+
     /// The names of the batches the database holds rows or a record of, in order.
     public func batchNames() throws -> [String] {
         try queue.read { db in

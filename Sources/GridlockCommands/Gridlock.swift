@@ -66,18 +66,19 @@ public struct Gridlock: ParsableCommand {
             Exit status, every command (the highest that applies):
               0   done: every puzzle solved or proved unsolvable; a role stopped cleanly
               1   some input could not be read (it is named, with its line), a file or
-                  database could not be used, or a resumed batch's input changed
-              2   solve, batch, coordinator: some job was cut off by a limit or failed;
-                  coordinator: stopped before the end
+                  database could not be used, a resumed batch's input changed, or (compare
+                  --fail-above) a regression
+              2   solve, batch, coordinator: some job was cut off by a limit or failed
               3   a wrong answer: solve, batch, coordinator, bench (an answer disagrees with
                   the input's), analyze (the analysis disagrees with its MOVES or CLUSTER)
               64  bad usage: an unknown flag, a value out of range
+              130, 143  batch, coordinator: stopped by SIGINT or SIGTERM before the end
             """,
         version: BuildInfo.versionLine,
         subcommands: [
             SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
             AnalyzeCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,
-            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self, KeysCommand.self,
+            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self, KeysCommand.self, CompareCommand.self,
         ]
     )
 }

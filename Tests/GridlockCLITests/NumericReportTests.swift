@@ -118,3 +118,30 @@ struct BenchNumbersTests {
         #expect(output.status == 64 && output.stderr.contains("unknown solver 'norvig'"), "\(output.stderr)")
     }
 }
+
+@Suite("Compare")
+struct CompareCommandTests {
+    @Test("compare prints a row per solver and band as numbers; a solver made 3x slower is slower, and --fail-above exits 1")
+    func slowedSolver() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let file = directory.appendingPathComponent("jobs.txt")
+        try (try ClusterHarness.sample(count: 60, step: 150).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("results.sqlite").path
+        for (name, environment) in [("base", [String: String]()), ("slow", ["GRIDLOCK_FAULT_INJECTION": "slow:bidirectional:3"])] {
+            let batch = try GridlockBinary.run(
+                ["batch", file.path, "--workers", "1", "--db", database, "--batch", name, "--solver", "bfs,bidirectional"], environment: environment)
+            #expect(batch.status == 0, "\(batch.stderr)")
+        }
+        let json = try GridlockBinary.run(["compare", database, "--baseline", "base", "--batch", "slow", "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let groups = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["groups"] as? [[String: Any]])
+        let slowed = try #require(groups.first { $0["solver"] as? String == "bidirectional" && $0["band"] as? String == "all" })
+        #expect(slowed["verdict"] as? String == "slower" && slowed["pairs"] as? Int == 60, "\(slowed)")
+        #expect((slowed["ratio"] as? Double ?? 0) > 2, "\(slowed)")
+        let gate = try GridlockBinary.run(["compare", database, "--baseline", "base", "--batch", "slow", "--fail-above", "50"])
+        #expect(gate.status == 1 && gate.stderr.contains("slower by more than 50.0%"), "\(gate.stderr)")
+        // Two batches in the database and none named: which is which cannot be guessed.
+        let unnamed = try GridlockBinary.run(["compare", database])
+        #expect(unnamed.status == 1 && unnamed.stderr.contains("name the baseline"), "\(unnamed.stderr)")
+    }
+}

@@ -1,0 +1,137 @@
+// `gridlock compare`: how a batch's times changed from a baseline batch's, per kind, solver and
+// band, puzzle by puzzle. Each puzzle timed in both batches (same kind, solver and puzzle text)
+// gives one ratio, new over baseline; a group's change is their geometric mean with a seeded
+// bootstrap interval (PairedRatio). A change counts only when the whole interval lies beyond
+// the noise threshold: otherwise it is "no change", as criterion says "change within noise".
+//
+// Memory: the baseline's times by a 64-bit hash of (kind, solver, puzzle) and their band, about
+// 40 bytes a job, then the new batch streams past.
+
+import GridlockCore
+import GridlockWire
+
+public struct BatchComparison: Sendable {
+    public enum Verdict: String, Sendable, Hashable {
+        case faster, slower
+        case noChange = "no change"
+    }
+
+    public struct Row: Sendable, Hashable {
+        public var kind: String
+        public var solver: String
+        public var band: String
+        public var pairs: Int
+        public var baselineMedianSeconds: Double
+        public var newMedianSeconds: Double
+        /// New over baseline, with its 95% interval; nil with no pair.
+        public var ratio: PairedRatio?
+        public var verdict: Verdict
+
+        public static let fields: [(name: String, value: @Sendable (Row) -> ReportValue)] = [
+            ("kind", { .text($0.kind) }), ("solver", { .text($0.solver) }), ("band", { .text($0.band) }), ("pairs", { .integer($0.pairs) }),
+            ("baseline_median_seconds", { .real($0.baselineMedianSeconds) }), ("new_median_seconds", { .real($0.newMedianSeconds) }),
+            ("ratio", { .real($0.ratio?.ratio) }), ("ratio_ci95_low", { .real($0.ratio?.low) }), ("ratio_ci95_high", { .real($0.ratio?.high) }),
+            ("verdict", { .text($0.verdict.rawValue) }),
+        ]
+    }
+
+    /// One timed job: what pairs it and what it took.
+    public struct Timing: Sendable {
+        public var kind: PuzzleKind
+        public var solver: String
+        public var puzzle: String
+        public var band: String
+        public var seconds: Double
+
+        public init(kind: PuzzleKind, solver: String, puzzle: String, band: String, seconds: Double) {
+            self.kind = kind
+            self.solver = solver
+            self.puzzle = puzzle
+            self.band = band
+            self.seconds = seconds
+        }
+
+        var key: UInt64 {
+            var hash = Hasher64()
+            hash.add(kind.rawValue)
+            hash.add(solver)
+            hash.add(puzzle)
+            return hash.value
+        }
+    }
+
+    struct GroupKey: Hashable {
+        var kind: String
+        var solver: String
+        var band: String
+    }
+
+    private var baseline: [UInt64: (seconds: Double, band: String)] = [:]
+    private var pairs: [GroupKey: (baseline: [Double], new: [Double])] = [:]
+    private var order: [GroupKey] = []
+
+    public init() {}
+
+    /// A job of the baseline batch (the first of a puzzle counts).
+    public mutating func addBaseline(_ timing: Timing) {
+        let key = timing.key
+        if baseline[key] == nil { baseline[key] = (timing.seconds, timing.band) }
+    }
+
+    /// A job of the new batch, paired with the baseline's time for the same puzzle if there is
+    /// one, in the baseline's band (so both times of a pair sit in one group) and in "all".
+    public mutating func addNew(_ timing: Timing) {
+        guard let base = baseline.removeValue(forKey: timing.key) else { return }
+        for band in [base.band, "all"] {
+            let group = GroupKey(kind: timing.kind.rawValue, solver: timing.solver, band: band)
+            if pairs[group] == nil { order.append(group) }
+            pairs[group, default: ([], [])].baseline.append(base.seconds)
+            pairs[group, default: ([], [])].new.append(timing.seconds)
+        }
+    }
+
+    /// One row per group: kinds and solvers as first met, bands in the report's order.
+    public func rows(threshold: Double) -> [Row] {
+        let bandRank = Dictionary(BatchReport.bandOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var variantRank: [String: Int] = [:]
+        for group in order where variantRank[group.kind + "\u{0}" + group.solver] == nil {
+            variantRank[group.kind + "\u{0}" + group.solver] = variantRank.count
+        }
+        let sorted = order.sorted { a, b in
+            let (x, y) = (variantRank[a.kind + "\u{0}" + a.solver]!, variantRank[b.kind + "\u{0}" + b.solver]!)
+            return x != y ? x < y : (bandRank[a.band] ?? .max) < (bandRank[b.band] ?? .max)
+        }
+        return sorted.map { group in
+            let (base, new) = pairs[group]!
+            let ratio = PairedRatio(baseline: base, other: new)
+            return Row(
+                kind: group.kind, solver: group.solver, band: group.band, pairs: base.count, baselineMedianSeconds: Self.median(base),
+                newMedianSeconds: Self.median(new), ratio: ratio, verdict: Self.verdict(ratio, threshold: threshold))
+        }
+    }
+
+    /// Slower or faster only when the whole interval is beyond the threshold on that side.
+    static func verdict(_ ratio: PairedRatio?, threshold: Double) -> Verdict {
+        guard let ratio else { return .noChange }
+        if ratio.low > 1 + threshold { return .slower }
+        if ratio.high < 1 / (1 + threshold) { return .faster }
+        return .noChange
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}
+
+/// FNV-1a over strings, each ended by a zero byte: a stable 64-bit key, the same in every
+/// process (Swift's Hasher is seeded per process).
+struct Hasher64 {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ text: String) {
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        value = (value ^ 0) &* 0x0000_0100_0000_01B3
+    }
+}

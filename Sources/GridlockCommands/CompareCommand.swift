@@ -1,0 +1,152 @@
+// `gridlock compare`: a batch's times against a baseline batch's, puzzle by puzzle, with a
+// verdict per solver and band (BatchComparison), like criterion's "change: [-2.1% -1.0% +0.3%]".
+
+import ArgumentParser
+import Foundation
+import GridlockCluster
+import GridlockCore
+
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare a batch's times with a baseline batch's, per solver and band, with intervals and a verdict.",
+        discussion: """
+            Each puzzle solved in both batches (same kind, solver and puzzle text) gives one
+            ratio of times, new over baseline. Per kind, solver and band: the geometric mean of
+            those ratios with a 95% bootstrap interval (seeded: the same batches always print the
+            same interval), and a verdict: slower or faster when the whole interval lies beyond
+            --threshold, otherwise no change.
+
+            From one database, name both batches; from two, the first is the baseline's and the
+            second the new batch's (--baseline and --batch pick a batch in each; a database that
+            holds one batch needs no name). Batches run on other hosts, builds or revisions are
+            compared anyway, with a warning: their differences are in the figures.
+
+            Exit status: 0 no regression above --fail-above (or no --fail-above); 1 some group
+            slower by more than --fail-above percent, or a database or batch cannot be read;
+            64 bad usage.
+
+            Example:
+              gridlock compare results.sqlite --baseline monday --batch tuesday
+              gridlock compare old.sqlite new.sqlite --fail-above 5
+            """
+    )
+
+    @Argument(help: "The results database (both batches), or two: the baseline's, then the new batch's.")
+    var databases: [String]
+
+    @Option(help: "The baseline batch (default: the database's only batch).")
+    var baseline: String?
+
+    @Option(help: "The new batch (default: the database's only batch, or with one database, the one that is not --baseline).")
+    var batch: String?
+
+    @Option(help: "Percent: a change counts only when its whole interval lies beyond it.")
+    var threshold = 5.0
+
+    @Option(help: "Percent: exit 1 when some group is slower by more than this (for CI).")
+    var failAbove: Double?
+
+    @Option(help: "text or markdown, or csv, json or jsonl with plain numbers.")
+    var format: ReportFormat = .text
+
+    enum Clock: String, ExpressibleByArgument, CaseIterable {
+        case wall, cpu
+    }
+
+    @Option(help: "Which time to compare: cpu (the solve's own CPU time, the default: little moved by other processes on the machine) or wall (as the tables show).")
+    var time: Clock = .cpu
+
+    func validate() throws {
+        guard (1...2).contains(databases.count) else { throw ValidationError("give one results database (both batches) or two (baseline, then new)") }
+        guard threshold >= 0, threshold < 1_000, threshold.isFinite else { throw ValidationError("--threshold must be a percentage from 0 to 1000") }
+        if let failAbove, !(failAbove >= 0 && failAbove.isFinite) { throw ValidationError("--fail-above must be a percentage, 0 or more") }
+    }
+
+    func run() throws {
+        let baseStore = try Self.open(databases[0])
+        let newStore = databases.count == 2 ? try Self.open(databases[1]) : baseStore
+        let (baseName, newName) = try names(baseStore, newStore)
+        warnOfDifferences(baseStore, baseName, newStore, newName)
+        var comparison = BatchComparison()
+        try baseStore.forEachTiming(batch: baseName, cpu: time == .cpu) { comparison.addBaseline($0) }
+        try newStore.forEachTiming(batch: newName, cpu: time == .cpu) { comparison.addNew($0) }
+        let rows = comparison.rows(threshold: threshold / 100)
+        guard !rows.isEmpty else {
+            throw CommandFailure("no puzzle was solved in both \(baseName) and \(newName): nothing to compare")
+        }
+        let tables = NumericTables(tables: [("groups", BatchComparison.Row.fields.map(\.name), rows.map { row in BatchComparison.Row.fields.map { $0.value(row) } })])
+        switch format {
+        case .text, .markdown:
+            let header = ["kind", "solver", "band", "pairs", "baseline p50", "new p50", "change (95% CI)", "verdict"]
+            let body = rows.map { row in
+                [row.kind, row.solver, row.band, row.pairs.grouped, row.baselineMedianSeconds.milliseconds, row.newMedianSeconds.milliseconds,
+                 row.ratio.map(Self.describe) ?? "-", row.verdict.rawValue]
+            }
+            print("\(newName) against \(baseName):")
+            print(format == .text ? TextTable.aligned(header: header, rows: body) : TextTable.markdown(header: header, rows: body))
+        case .csv: print(tables.csv("groups"))
+        case .json: print(tables.json)
+        case .jsonl: print(tables.jsonLines)
+        }
+        if let failAbove {
+            let regressions = rows.filter { $0.verdict == .slower && ($0.ratio?.ratio ?? 1) > 1 + failAbove / 100 }
+            if !regressions.isEmpty {
+                let named = regressions.prefix(5).map { "\($0.solver) \($0.band) \(Self.describe($0.ratio!))" }.joined(separator: "; ")
+                throw CommandFailure("\(regressions.count) groups slower by more than \(failAbove.formatted(decimals: 1))%: \(named)")
+            }
+        }
+    }
+
+    /// "+20.3% (+18.1% to +22.6%)".
+    static func describe(_ ratio: PairedRatio) -> String {
+        let percent = { (value: Double) in (value >= 1 ? "+" : "") + ((value - 1) * 100).formatted(decimals: 1) + "%" }
+        return "\(percent(ratio.ratio)) (\(percent(ratio.low)) to \(percent(ratio.high)))"
+    }
+
+    static func open(_ path: String) throws -> ResultStore {
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no such database: \(path)") }
+        return try ResultStore(path: path, readOnly: true)
+    }
+
+    /// The two batches, named or implied, each checked to exist.
+    private func names(_ baseStore: ResultStore, _ newStore: ResultStore) throws -> (String, String) {
+        let baseNames = try baseStore.batchNames()
+        let newNames = databases.count == 2 ? try newStore.batchNames() : baseNames
+        func pick(_ given: String?, _ names: [String], in path: String, excluding other: String?, role: String) throws -> String {
+            if let given {
+                guard names.contains(given) else {
+                    throw CommandFailure("no batch named \(given) in \(path) (its batches: \(names.prefix(10).joined(separator: ", ")))".printable)
+                }
+                return given
+            }
+            let candidates = names.filter { $0 != other }
+            guard candidates.count == 1 else {
+                throw CommandFailure("\(path) holds \(names.count) batches (\(names.prefix(10).joined(separator: ", "))): name the \(role) with --\(role == "baseline" ? "baseline" : "batch")".printable)
+            }
+            return candidates[0]
+        }
+        let base = try pick(baseline, baseNames, in: databases[0], excluding: databases.count == 1 ? batch : nil, role: "baseline")
+        let new = try pick(batch, newNames, in: databases.last!, excluding: databases.count == 1 ? base : nil, role: "new batch")
+        if databases.count == 1, base == new { throw ValidationError("--baseline and --batch name the same batch, \(base)") }
+        return (base, new)
+    }
+
+    /// Different hosts, builds or revisions are compared, but said.
+    private func warnOfDifferences(_ baseStore: ResultStore, _ base: String, _ newStore: ResultStore, _ new: String) {
+        guard let before = (try? baseStore.batches())?.first(where: { $0.id == base }),
+              let after = (try? newStore.batches())?.first(where: { $0.id == new })
+        else {
+            StandardError.write("compare: warning: no record of where \(base) or \(new) ran (a separate sink's database): host, build and revision not checked\n".printable)
+            return
+        }
+        var differences: [String] = []
+        if before.host != after.host { differences.append("hosts \(before.host) and \(after.host)") }
+        if before.cores != after.cores { differences.append("\(before.cores) and \(after.cores) cores") }
+        if before.configuration != after.configuration { differences.append("\(before.configuration) and \(after.configuration) builds") }
+        if before.revision != after.revision { differences.append("revisions \(before.revision) and \(after.revision)") }
+        if !differences.isEmpty {
+            StandardError.write("compare: warning: the batches ran on different \(differences.joined(separator: ", ")): part of any change may be theirs\n".printable)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+// The comparison of two batches on made-up times: pairing by puzzle, bands, and verdicts.
+
+import Foundation
+import GridlockCore
+import GridlockWire
+import Testing
+@testable import GridlockCluster
+
+@Suite struct BatchComparisonTests {
+    static func timings(_ count: Int, factor: Double, noise: Double, seed: UInt64, solver: String = "bfs") -> [BatchComparison.Timing] {
+        var generator = SplitMix64(seed: seed)
+        var base = SplitMix64(seed: 99)
+        return (0..<count).map { index in
+            let seconds = Double.random(in: 1e-4...1e-2, using: &base)
+            return BatchComparison.Timing(
+                kind: .rushhour, solver: solver, puzzle: "p\(index)", band: index % 2 == 0 ? "Beginner 15-20" : "Expert 31+",
+                seconds: seconds * factor * Double.random(in: (1 - noise)...(1 + noise), using: &generator))
+        }
+    }
+
+    @Test("the same times with noise: no change; 1.2x slower: slower, the interval holding 1.2; 0.8x: faster")
+    func verdicts() throws {
+        for (factor, verdict) in [(1.0, BatchComparison.Verdict.noChange), (1.2, .slower), (0.8, .faster)] {
+            var comparison = BatchComparison()
+            for timing in Self.timings(400, factor: 1, noise: 0.05, seed: 1) { comparison.addBaseline(timing) }
+            for timing in Self.timings(400, factor: factor, noise: 0.05, seed: 2) { comparison.addNew(timing) }
+            let rows = comparison.rows(threshold: 0.05)
+            #expect(rows.map(\.band) == ["Beginner 15-20", "Expert 31+", "all"])
+            let all = try #require(rows.last)
+            #expect(all.pairs == 400 && all.verdict == verdict, "factor \(factor): \(all)")
+            let ratio = try #require(all.ratio)
+            #expect(ratio.low <= factor && factor <= ratio.high, "factor \(factor): \(ratio)")
+        }
+    }
+
+    @Test("only puzzles in both batches pair, by kind, solver and puzzle; a change inside the threshold is no change")
+    func pairing() throws {
+        var comparison = BatchComparison()
+        for timing in Self.timings(10, factor: 1, noise: 0, seed: 1) { comparison.addBaseline(timing) }
+        // Another solver's times, and puzzles the baseline never had, pair with nothing.
+        for timing in Self.timings(10, factor: 1.03, noise: 0, seed: 1, solver: "bidirectional") { comparison.addNew(timing) }
+        #expect(comparison.rows(threshold: 0.05).isEmpty)
+        for timing in Self.timings(5, factor: 1.03, noise: 0, seed: 1) { comparison.addNew(timing) }
+        let all = try #require(comparison.rows(threshold: 0.05).last)
+        #expect(all.pairs == 5 && all.verdict == .noChange)
+        #expect(abs(try #require(all.ratio).ratio - 1.03) < 1e-9)
+    }
+}
