@@ -1,8 +1,10 @@
 // `gridlock compare`: how a batch's times changed from a baseline batch's, per kind, solver and
 // band, puzzle by puzzle. Each puzzle timed in both batches (same kind, solver and puzzle text)
 // gives one ratio, new over baseline; a group's change is their geometric mean with a seeded
-// bootstrap interval (PairedRatio). A change counts only when the whole interval lies beyond
-// the noise threshold: otherwise it is "no change", as criterion says "change within noise".
+// bootstrap interval (PairedRatio) over the pairs of worker processes that ran them, whose own
+// speeds differ by several percent. A change counts only when the interval excludes 1 and the
+// estimate lies beyond the noise threshold: otherwise it is "no change", as criterion says
+// "change within noise threshold".
 //
 // Memory: the baseline's times by a 64-bit hash of (kind, solver, puzzle) and their band, about
 // 40 bytes a job, then the new batch streams past.
@@ -42,13 +44,16 @@ public struct BatchComparison: Sendable {
         public var puzzle: String
         public var band: String
         public var seconds: Double
+        /// The worker process that ran it (host:pid).
+        public var worker: String
 
-        public init(kind: PuzzleKind, solver: String, puzzle: String, band: String, seconds: Double) {
+        public init(kind: PuzzleKind, solver: String, puzzle: String, band: String, seconds: Double, worker: String = "") {
             self.kind = kind
             self.solver = solver
             self.puzzle = puzzle
             self.band = band
             self.seconds = seconds
+            self.worker = worker
         }
 
         var key: UInt64 {
@@ -66,27 +71,40 @@ public struct BatchComparison: Sendable {
         var band: String
     }
 
-    private var baseline: [UInt64: (seconds: Double, band: String)] = [:]
-    private var pairs: [GroupKey: (baseline: [Double], new: [Double])] = [:]
+    private var baseline: [UInt64: (seconds: Double, band: String, worker: Int)] = [:]
+    private var pairs: [GroupKey: (baseline: [Double], new: [Double], clusters: [Int])] = [:]
     private var order: [GroupKey] = []
+    /// Worker names as numbers, and each (baseline worker, new worker) pair as a cluster.
+    private var workers: [String: Int] = [:]
+    private var clusterNumbers: [Int: Int] = [:]
+
+    private mutating func number(_ worker: String) -> Int {
+        if let known = workers[worker] { return known }
+        workers[worker] = workers.count
+        return workers.count - 1
+    }
 
     public init() {}
 
     /// A job of the baseline batch (the first of a puzzle counts).
     public mutating func addBaseline(_ timing: Timing) {
         let key = timing.key
-        if baseline[key] == nil { baseline[key] = (timing.seconds, timing.band) }
+        if baseline[key] == nil { baseline[key] = (timing.seconds, timing.band, number(timing.worker)) }
     }
 
     /// A job of the new batch, paired with the baseline's time for the same puzzle if there is
     /// one, in the baseline's band (so both times of a pair sit in one group) and in "all".
     public mutating func addNew(_ timing: Timing) {
         guard let base = baseline.removeValue(forKey: timing.key) else { return }
+        let combination = base.worker << 32 | number(timing.worker)
+        let cluster = clusterNumbers[combination] ?? clusterNumbers.count
+        clusterNumbers[combination] = cluster
         for band in [base.band, "all"] {
             let group = GroupKey(kind: timing.kind.rawValue, solver: timing.solver, band: band)
             if pairs[group] == nil { order.append(group) }
-            pairs[group, default: ([], [])].baseline.append(base.seconds)
-            pairs[group, default: ([], [])].new.append(timing.seconds)
+            pairs[group, default: ([], [], [])].baseline.append(base.seconds)
+            pairs[group, default: ([], [], [])].new.append(timing.seconds)
+            pairs[group, default: ([], [], [])].clusters.append(cluster)
         }
     }
 
@@ -102,19 +120,20 @@ public struct BatchComparison: Sendable {
             return x != y ? x < y : (bandRank[a.band] ?? .max) < (bandRank[b.band] ?? .max)
         }
         return sorted.map { group in
-            let (base, new) = pairs[group]!
-            let ratio = PairedRatio(baseline: base, other: new)
+            let (base, new, clusters) = pairs[group]!
+            let ratio = PairedRatio(baseline: base, other: new, clusters: clusters)
             return Row(
                 kind: group.kind, solver: group.solver, band: group.band, pairs: base.count, baselineMedianSeconds: Self.median(base),
                 newMedianSeconds: Self.median(new), ratio: ratio, verdict: Self.verdict(ratio, threshold: threshold))
         }
     }
 
-    /// Slower or faster only when the whole interval is beyond the threshold on that side.
+    /// As criterion decides: a change counts when its interval excludes no change at all and
+    /// its estimate lies beyond the noise threshold; anything else is no change.
     static func verdict(_ ratio: PairedRatio?, threshold: Double) -> Verdict {
         guard let ratio else { return .noChange }
-        if ratio.low > 1 + threshold { return .slower }
-        if ratio.high < 1 / (1 + threshold) { return .faster }
+        if ratio.low > 1, ratio.ratio > 1 + threshold { return .slower }
+        if ratio.high < 1, ratio.ratio < 1 / (1 + threshold) { return .faster }
         return .noChange
     }
 

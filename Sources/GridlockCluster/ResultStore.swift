@@ -301,7 +301,7 @@ public final class ResultStore: Sendable {
         try queue.read { db in
             let time = cpu ? "cpu_seconds" : "seconds"
             let cursor = try Row.fetchCursor(
-                db, sql: "SELECT kind, solver, puzzle, status, moves, expected_moves, examined, \(time) FROM results WHERE batch = ? ORDER BY job",
+                db, sql: "SELECT kind, solver, puzzle, status, moves, expected_moves, examined, \(time), worker FROM results WHERE batch = ? ORDER BY job",
                 arguments: [batch])
             while let row = try cursor.next() {
                 // A row another program wrote, or of a kind or status this build does not know,
@@ -315,7 +315,8 @@ public final class ResultStore: Sendable {
                     kind: kind, solver: solver, status: status, moves: try? row.decode(Int?.self, atIndex: 4),
                     expectedMoves: try? row.decode(Int?.self, atIndex: 5), seconds: seconds, examined: (try? row.decode(Int.self, atIndex: 6)) ?? 0,
                     peakRSSBytes: 0, host: "", worker: "")
-                try body(BatchComparison.Timing(kind: kind, solver: solver, puzzle: puzzle, band: BatchReport.band(summary), seconds: seconds))
+                let worker = (try? row.decode(String.self, atIndex: 8)) ?? ""
+                try body(BatchComparison.Timing(kind: kind, solver: solver, puzzle: puzzle, band: BatchReport.band(summary), seconds: seconds, worker: worker))
             }
         }
     }

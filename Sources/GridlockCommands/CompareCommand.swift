@@ -14,8 +14,10 @@ struct CompareCommand: ParsableCommand {
             Each puzzle solved in both batches (same kind, solver and puzzle text) gives one
             ratio of times, new over baseline. Per kind, solver and band: the geometric mean of
             those ratios with a 95% bootstrap interval (seeded: the same batches always print the
-            same interval), and a verdict: slower or faster when the whole interval lies beyond
-            --threshold, otherwise no change.
+            same interval; with several worker processes on each side, it resamples them, whose
+            own speeds differ by several percent), and a verdict: slower or faster when the
+            interval excludes no change and the estimate lies beyond --threshold, otherwise no
+            change.
 
             From one database, name both batches; from two, the first is the baseline's and the
             second the new batch's (--baseline and --batch pick a batch in each; a database that
@@ -41,7 +43,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "The new batch (default: the database's only batch, or with one database, the one that is not --baseline).")
     var batch: String?
 
-    @Option(help: "Percent: a change counts only when its whole interval lies beyond it.")
+    @Option(help: "Percent: a change counts only when its estimate lies beyond it (and its interval excludes no change).")
     var threshold = 5.0
 
     @Option(help: "Percent: exit 1 when some group is slower by more than this (for CI).")
