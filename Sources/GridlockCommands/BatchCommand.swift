@@ -40,7 +40,7 @@ struct BatchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Puzzle files (every format `gridlock solve` reads), or '-' for standard input.")
+    @Argument(help: "Puzzle files (every format `gridlock solve` reads), or '-' for standard input.", completion: .file())
     var files: [String]
 
     @OptionGroup var jobOptions: JobOptions
@@ -153,7 +153,7 @@ struct BatchCommand: ParsableCommand {
 
 /// What every job of a batch is solved with: shared by `batch` and `coordinator`.
 struct JobOptions: ParsableArguments {
-    @Option(help: "Comma-separated solvers; one job per puzzle and solver of its kind (default: each kind's fastest); 'analyze' runs the state-space analysis as jobs. \(SolverList.catalogue).")
+    @Option(help: "Comma-separated solvers; one job per puzzle and solver of its kind (default: each kind's fastest); 'analyze' runs the state-space analysis as jobs. \(SolverList.catalogue).", completion: SolverList.completion)
     var solver: String?
 
     @OptionGroup var reading: PuzzleReadOptions

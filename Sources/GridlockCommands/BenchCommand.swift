@@ -23,10 +23,10 @@ struct BenchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Puzzle files (or '-' for standard input).")
+    @Argument(help: "Puzzle files (or '-' for standard input).", completion: .file())
     var files: [String]
 
-    @Option(help: "Comma-separated solvers; the first is the baseline for the ratios (default: every solver of the first puzzle's kind). \(SolverList.catalogue).")
+    @Option(help: "Comma-separated solvers; the first is the baseline for the ratios (default: every solver of the first puzzle's kind). \(SolverList.catalogue).", completion: SolverList.completion)
     var solver: String?
 
     @OptionGroup var reading: PuzzleReadOptions

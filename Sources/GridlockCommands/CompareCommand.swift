@@ -34,7 +34,7 @@ struct CompareCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The results database (both batches), or two: the baseline's, then the new batch's.")
+    @Argument(help: "The results database (both batches), or two: the baseline's, then the new batch's.", completion: .file(extensions: ["sqlite", "db"]))
     var databases: [String]
 
     @Option(help: "The baseline batch (default: the database's only batch).")

@@ -41,7 +41,7 @@ struct KeysGenerateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The new key directory.")
+    @Argument(help: "The new key directory.", completion: .directory)
     var directory: String
 
     func run() throws {

@@ -51,6 +51,11 @@ enum SolverList {
         PuzzleKind.allCases.map { "\($0.rawValue): \($0.solverNames.joined(separator: ", "))" }.joined(separator: "; ")
     }
 
+    /// Every solver name, for shell completion (`gridlock --generate-completion-script`).
+    static var completion: CompletionKind {
+        .list(Array(Set(PuzzleKind.allCases.flatMap(\.jobNames))).sorted())
+    }
+
     static func check(_ list: String, kind: PuzzleKind?) throws {
         guard !names(list).isEmpty else {
             throw ValidationError("--solver '\(list.printable)' names no solver: give one or more, separated by commas; \(catalogue)")

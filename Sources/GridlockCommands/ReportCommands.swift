@@ -13,7 +13,7 @@ extension NumericReport.Table: ExpressibleByArgument {}
 
 /// The database and batch that `report` and `export` read.
 struct DatabaseOptions: ParsableArguments {
-    @Argument(help: "The SQLite results file.")
+    @Argument(help: "The SQLite results file.", completion: .file(extensions: ["sqlite", "db"]))
     var db: String
 
     @Option(help: "Only this batch (default: all).")

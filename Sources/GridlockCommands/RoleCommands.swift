@@ -237,7 +237,7 @@ struct CoordinatorCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Puzzle files.")
+    @Argument(help: "Puzzle files.", completion: .file())
     var files: [String]
 
     @OptionGroup var jobOptions: JobOptions

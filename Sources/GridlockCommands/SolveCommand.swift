@@ -38,12 +38,12 @@ struct SolveCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Puzzles: files, '-' for standard input, or puzzle text (a database line or JSON).")
+    @Argument(help: "Puzzles: files, '-' for standard input, or puzzle text (a database line or JSON).", completion: .file())
     var puzzles: [String]
 
     @OptionGroup var reading: PuzzleReadOptions
 
-    @Option(help: "The solver (default: the kind's fastest). \(SolverList.catalogue).")
+    @Option(help: "The solver (default: the kind's fastest). \(SolverList.catalogue).", completion: SolverList.completion)
     var solver: String?
 
     @Option(help: "Stop a search (status cutoff) once it holds this many states.")

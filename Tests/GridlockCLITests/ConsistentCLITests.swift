@@ -23,4 +23,20 @@ struct ConsistentCLITests {
         #expect(output.status == 64)
         #expect(output.stderr.contains("Usage: gridlock sink") && !output.stderr.contains("gridlock <subcommand>"), "\(output.stderr)")
     }
+
+    @Test("shell completion offers every solver name and every kind, and files where files go")
+    func completion() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try GridlockBinary.run(["--generate-completion-script", shell])
+            #expect(script.status == 0 && script.stdout.contains("compare"), "\(shell)")
+        }
+        // bash's script holds no help text: a solver name in it is there to be offered.
+        let bash = try GridlockBinary.run(["--generate-completion-script", "bash"]).stdout
+        let offered = bash.split(separator: "\n").first { $0.contains("__gridlock_add_completions -W") && $0.contains("idastar-pdb") }
+        let words = try #require(offered, "a line offering the solvers")
+        for solver in ["analyze", "bfs", "bidirectional", "reference", "bitset", "norvig", "astar", "idastar", "idastar-md", "idastar-pdb"] {
+            #expect(words.contains("'\(solver)'"), "\(solver)")
+        }
+        #expect(bash.contains("'rushhour'") && bash.contains("'tilt'"), "the kinds are offered")
+    }
 }
