@@ -79,6 +79,7 @@ public enum ConfidenceInterval {
     public static func ofMean(count: Int, mean: Double, standardDeviation: Double) -> ClosedRange<Double>? {
         guard count >= 2, standardDeviation.isFinite, mean.isFinite else { return nil }
         let half = tQuantile975(degreesOfFreedom: count - 1) * standardDeviation / Double(count).squareRoot()
-        return (mean - half)...(mean + half)
+        // No time is negative: on a skewed sample the normal interval would say so.
+        return max(0, mean - half)...(mean + half)
     }
 }

@@ -307,9 +307,11 @@ public final class ResultStore: Sendable {
                 // A row another program wrote, or of a kind or status this build does not know,
                 // is left out rather than trapped on.
                 guard let kindText = try? row.decode(String.self, atIndex: 0), let kind = PuzzleKind(rawValue: kindText),
-                      let statusText = try? row.decode(String.self, atIndex: 3), let status = JobStatus(rawValue: statusText), status.ranSolver,
+                      // Finished jobs only: a cut-off's time is its limit, not the solver's.
+                      let statusText = try? row.decode(String.self, atIndex: 3), let status = JobStatus(rawValue: statusText),
+                      status == .solved || status == .unsolvable,
                       let solver = try? row.decode(String.self, atIndex: 1), let puzzle = try? row.decode(String.self, atIndex: 2),
-                      let seconds = try? row.decode(Double.self, atIndex: 7), seconds > 0, seconds.isFinite
+                      let seconds = try? row.decode(Double.self, atIndex: 7), seconds > 0, seconds <= JobSummary.plausibleSeconds.upperBound
                 else { continue }
                 let summary = JobSummary(
                     kind: kind, solver: solver, status: status, moves: try? row.decode(Int?.self, atIndex: 4),

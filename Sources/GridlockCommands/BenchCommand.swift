@@ -85,7 +85,7 @@ struct BenchCommand: ParsableCommand {
                 _ = (try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions))?.solve(with: solver, options: options)
             }
         }
-        var summaries = solvers.map { BenchmarkSummary(solver: $0) }
+        var summaries = solvers.map { BenchmarkSummary(solver: $0, puzzles: lines.count) }
         var invalid = 0
         let started = clock.now
         var lastProgress = clock.now

@@ -11,7 +11,8 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare a batch's times with a baseline batch's, per solver and band, with intervals and a verdict.",
         discussion: """
-            Each puzzle solved in both batches (same kind, solver and puzzle text) gives one
+            Each puzzle solved (or proved unsolvable) in both batches, same kind, solver and
+            puzzle text, gives one
             ratio of times, new over baseline. Per kind, solver and band: the geometric mean of
             those ratios with a 95% bootstrap interval (seeded: the same batches always print the
             same interval; with several worker processes on each side, it resamples them, whose
@@ -75,7 +76,7 @@ struct CompareCommand: ParsableCommand {
         try newStore.forEachTiming(batch: newName, cpu: time == .cpu) { comparison.addNew($0) }
         let rows = comparison.rows(threshold: threshold / 100)
         guard !rows.isEmpty else {
-            throw CommandFailure("no puzzle was solved in both \(baseName) and \(newName): nothing to compare")
+            throw CommandFailure("no puzzle was solved in both \(baseName) and \(newName): nothing to compare\(time == .cpu ? " (with --time cpu; rows from an older build may hold no CPU times: try --time wall)" : "")".printable)
         }
         let tables = NumericTables(tables: [("groups", BatchComparison.Row.fields.map(\.name), rows.map { row in BatchComparison.Row.fields.map { $0.value(row) } })])
         switch format {
@@ -85,7 +86,7 @@ struct CompareCommand: ParsableCommand {
                 [row.kind, row.solver, row.band, row.pairs.grouped, row.baselineMedianSeconds.milliseconds, row.newMedianSeconds.milliseconds,
                  row.ratio.map(Self.describe) ?? "-", row.verdict.rawValue]
             }
-            print("\(newName) against \(baseName):")
+            print("\(newName) against \(baseName):".printable)
             print(format == .text ? TextTable.aligned(header: header, rows: body) : TextTable.markdown(header: header, rows: body))
         case .csv: print(tables.csv("groups"))
         case .json: print(tables.json)
@@ -107,7 +108,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     static func open(_ path: String) throws -> ResultStore {
-        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no such database: \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no such database: \(path)") }
         return try ResultStore(path: path, readOnly: true)
     }
 

@@ -46,7 +46,8 @@ struct NumericTables {
     private static func json(_ value: ReportValue) -> String {
         switch value {
         case .integer(let number): number.map(String.init) ?? "null"
-        case .real(let number): number.map(Self.number) ?? "null"
+        // A number JSON cannot hold (an infinite ratio from a hostile database) is null.
+        case .real(let number): number.flatMap { $0.isFinite ? Self.number($0) : nil } ?? "null"
         case .text(let text): text.map(string) ?? "null"
         }
     }

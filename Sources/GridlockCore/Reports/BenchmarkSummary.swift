@@ -23,8 +23,12 @@ public struct BenchmarkSummary: Sendable {
     public private(set) var wrong = 0
     public private(set) var cutoff = 0
 
-    public init(solver: String) {
+    /// Puzzles in a pass: a key's puzzle is the key modulo this.
+    public var puzzles: Int
+
+    public init(solver: String, puzzles: Int = 0) {
         self.solver = solver
+        self.puzzles = puzzles
     }
 
     public mutating func add(seconds: Double, key: Int, result: SolveResult, correct: Bool) {
@@ -68,13 +72,16 @@ public struct BenchmarkSummary: Sendable {
     public func ratio(to baseline: BenchmarkSummary) -> PairedRatio? {
         var byKey: [Int: Double] = [:]
         for (key, time) in zip(baseline.keys, baseline.seconds) { byKey[key] = time }
-        var base: [Double] = [], mine: [Double] = []
+        var base: [Double] = [], mine: [Double] = [], puzzle: [Int] = []
         for (key, time) in zip(keys, seconds) {
             guard let other = byKey[key] else { continue }
             base.append(other)
             mine.append(time)
+            puzzle.append(puzzles > 0 ? key % puzzles : key)
         }
-        return PairedRatio(baseline: base, other: mine)
+        // Clustered by puzzle: repeats measure the same puzzles again, not more puzzles, and
+        // must not narrow the interval as if they were.
+        return PairedRatio(baseline: base, other: mine, clusters: puzzle)
     }
 
     /// The q-quantile (0...1) of the times, nearest rank.

@@ -36,4 +36,26 @@ import Testing
         #expect(PairedRatio(baseline: [0, .infinity], other: [1, 1]) == nil)
         #expect(PairedRatio(baseline: [1, 0, 2], other: [2, 5, 4])?.pairs == 2)
     }
+
+    @Test("clustered times: a shared shift per cluster widens the interval to cover it; repeats of a puzzle do not narrow it")
+    func clusters() throws {
+        var generator = SplitMix64(seed: 11)
+        let baseline = (0..<600).map { _ in Double.random(in: 1e-4...1e-2, using: &generator) }
+        // 12 clusters, each with its own shift of up to 10% around 1.2 (a process's own speed).
+        let shifts = (0..<12).map { _ in Double.random(in: 0.9...1.1, using: &generator) }
+        let other = baseline.indices.map { baseline[$0] * 1.2 * shifts[$0 % 12] * Double.random(in: 0.98...1.02, using: &generator) }
+        let clusters = baseline.indices.map { $0 % 12 }
+        let plain = try #require(PairedRatio(baseline: baseline, other: other))
+        let clustered = try #require(PairedRatio(baseline: baseline, other: other, clusters: clusters))
+        #expect(clustered.high - clustered.low > 2 * (plain.high - plain.low), "\(plain) \(clustered)")
+        // Ten repeats of the same 20 pairs, clustered by pair: no narrower than the 20 alone.
+        let few = Array(baseline.prefix(20)), fewOther = Array(other.prefix(20))
+        let once = try #require(PairedRatio(baseline: few, other: fewOther, clusters: Array(0..<20)))
+        let repeated = try #require(PairedRatio(
+            baseline: Array(repeating: few, count: 10).flatMap { $0 }, other: Array(repeating: fewOther, count: 10).flatMap { $0 },
+            clusters: Array(repeating: Array(0..<20), count: 10).flatMap { $0 }))
+        #expect(repeated.high - repeated.low >= 0.9 * (once.high - once.low), "\(once) \(repeated)")
+        // Overflowing ratios are left out, not turned into infinity.
+        #expect(PairedRatio(baseline: [1e-310, 1], other: [1e300, 2])?.ratio.isFinite == true)
+    }
 }
