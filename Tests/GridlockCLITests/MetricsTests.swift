@@ -85,7 +85,9 @@ struct MetricsTests {
         #expect(final.map { $0.1.contains("gridlock_store_batch_seconds_count") } == true)
         try cluster.finish()
         #expect(zip(stored, stored.dropFirst()).allSatisfy { $0 <= $1 }, "a counter never falls: \(stored)")
-        #expect(Set(stored.filter { $0 > 0 && $0 < Double(lines.count) }).count >= 2, "seen rising mid-batch: \(stored)")
+        // Seen mid-batch at least once (the sink reports twice a second, and a quick batch
+        // may give one scrape between its first result and its last), then at the end.
+        #expect(stored.contains { $0 > 0 && $0 < Double(lines.count) }, "seen rising mid-batch: \(stored)")
         #expect(zip(read, read.dropFirst()).allSatisfy { $0 <= $1 } && read.contains { $0 > 0 }, "\(read)")
         #expect(sawWorker)
         #expect(solvedByWorker.contains { $0 > 0 } && zip(solvedByWorker, solvedByWorker.dropFirst()).allSatisfy { $0 <= $1 }, "\(solvedByWorker)")
