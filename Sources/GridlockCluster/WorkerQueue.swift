@@ -7,7 +7,10 @@
 //
 // The solver thread rings only when the socket thread has something to do: results to send
 // (the queue ran dry, 64 are waiting, or the oldest has waited 20 ms) or jobs to ask for (the
-// queue fell to half the window). Short jobs so cost a wake-up per group, not per job.
+// queue fell to half the window). Short jobs so cost a wake-up per group, not per job. It rings
+// once until the socket thread takes the results: the pipe holds the ring until then, and on a
+// busy machine the socket thread may wait for a core while the solver finishes many more jobs,
+// each of which would otherwise write to the pipe again (a tenth of a trivial job's time).
 //
 // The window follows the jobs: enough to keep the solver busy for about 25 ms, from 2 (long
 // jobs: little to re-issue if this worker dies, and no batch's tail waits behind a worker
@@ -29,6 +32,8 @@ final class WorkerQueue: @unchecked Sendable {
     private var outbox: [JobResult] = []
     private var oldestResult: ContinuousClock.Instant?
     private var askedForMore = false
+    /// Rung since the socket thread last took the results.
+    private var rung = false
     /// A moving average of the time a job takes, parsing and measuring included.
     private var meanSeconds: Double?
     private var stopped = false
@@ -74,6 +79,7 @@ final class WorkerQueue: @unchecked Sendable {
             defer {
                 outbox.removeAll(keepingCapacity: true)
                 oldestResult = nil
+                rung = false
             }
             return outbox
         }
@@ -135,8 +141,11 @@ final class WorkerQueue: @unchecked Sendable {
             let remaining = queued.count - head
             let lowOnJobs = !askedForMore && remaining <= windowLocked() / 2
             if lowOnJobs { askedForMore = true }
-            return remaining == 0 || lowOnJobs || outbox.count >= WireProtocol.resultsPerFrame
+            let due = remaining == 0 || lowOnJobs || outbox.count >= WireProtocol.resultsPerFrame
                 || oldestResult!.duration(to: now) >= Self.resultDelay
+            guard due, !rung else { return false }
+            rung = true
+            return true
         }
         if shouldWake { wake.ring() }
     }

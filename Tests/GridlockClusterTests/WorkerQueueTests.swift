@@ -112,6 +112,34 @@ struct WorkerQueueTests {
         #expect(Self.rang(signal))
     }
 
+    @Test("the solver thread rings once until the socket thread takes the results, however many jobs end meanwhile")
+    func ringsOncePerTake() throws {
+        let signal = try WakeSignal()
+        let queue = WorkerQueue(wake: signal, maximumWindow: 256)
+        queue.add(Self.jobs(0..<600))  // Never low on jobs here: only the results ring.
+        /// The bytes written to the pipe since it was last read: one per ring.
+        func rings() -> Int {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            return max(0, read(signal.descriptor, &bytes, bytes.count))
+        }
+        func finish(_ count: Int) throws {
+            for _ in 0..<count {
+                let job = try #require(queue.next())
+                queue.finished(Self.result(job), seconds: 0.0001)
+            }
+        }
+        try finish(64)
+        // The socket thread is slow to come (a busy machine): every job after the 64th is due
+        // to go, and none of them rings again.
+        try finish(100)
+        #expect(rings() == 1)
+        #expect(queue.takeResults().count == 164)
+        try finish(63)
+        #expect(rings() == 0)
+        try finish(1)
+        #expect(rings() == 1)  // Taken since: the next full group rings again.
+    }
+
     @Test("a queue refilled before it runs dry does not keep the jobs it handed out")
     func takenJobsAreDropped() throws {
         let queue = WorkerQueue(wake: try WakeSignal())
