@@ -33,6 +33,12 @@ let package = Package(
         // libzmq's C API, from Debian's libzmq3-dev (headers in /usr/include; pkg-config's
         // flags for libzmq include -isystem paths that SwiftPM refuses, so it is not used).
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
+        // Boards as pictures: scenes of rectangles, lines and labels, written as SVG or drawn to
+        // pixels. Pure: no file, no C library (PNGFile writes the pixels).
+        .target(name: "GridlockDrawing", dependencies: ["GridlockCore"]),
+        // libpng's simplified API, from Debian's libpng-dev, and the small wrapper over it.
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
+        .target(name: "PNGFile", dependencies: ["CPNG"]),
         // A thin, safe Swift wrapper: context, sockets, multipart messages, poll, typed errors.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         // prctl(2), which Swift cannot call (it is variadic): a supervised worker dies with its supervisor.
@@ -63,6 +69,7 @@ let package = Package(
             name: "GridlockCommands",
             dependencies: [
                 "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo", "GridlockObservability",
+                "GridlockDrawing", "PNGFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -91,6 +98,10 @@ let package = Package(
             dependencies: ["GridlockCore"]
         ),
         .testTarget(
+            name: "GridlockDrawingTests",
+            dependencies: ["GridlockDrawing", "PNGFile", "GridlockCore"]
+        ),
+        .testTarget(
             name: "GridlockWireTests",
             dependencies: ["GridlockWire", "GridlockKinds"]
         ),
@@ -105,7 +116,8 @@ let package = Package(
         .testTarget(
             name: "GridlockCLITests",
             dependencies: [
-                "gridlock", "ZeroMQ", "GridlockWire", "GridlockObservability", "GridlockCluster",
+                "gridlock", "ZeroMQ", "GridlockWire", "GridlockObservability", "GridlockCluster", "GridlockCore",
+                "GridlockDrawing", "PNGFile",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -48,17 +48,18 @@ public struct Gridlock: ParsableCommand {
               Korf's line       1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 57
               a grid            one row of numbers per line
               JSON              {"width":3,"height":3,"tiles":[...],"goal":"blank-last"}
-            Files may mix them: each puzzle's kind is told from its shape, or set with
+            Files may mix them: each puzzle's kind is told from its shape, or set with \
             --kind. Lines starting with // are comments.
 
             Examples:
               gridlock batch data/samples/unblockme.txt
               gridlock solve 'ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo'
               gridlock solve data/samples/unblockme.txt --show
+              gridlock render data/samples/unblockme.txt --line 10 --step 30 -o step30.png
               gridlock solve - --format json < boards.txt
               gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
               gridlock batch data/sudoku/top95.txt --solver bitset,norvig
-              gridlock hint '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
+              gridlock hint data/sudoku/top95.txt
               gridlock generate sudoku --count 100 --givens 25 --seed 1
               gridlock solve data/tiles/korf100.txt
               gridlock generate tiles --size 4x4 --moves 40 --count 1000 --seed 7
@@ -68,15 +69,17 @@ public struct Gridlock: ParsableCommand {
               1   some input could not be read (it is named, with its line), a file or
                   database could not be used, a resumed batch's input changed, or (compare
                   --fail-above) a regression
-              2   solve, batch, coordinator: some job was cut off by a limit or failed
+              2   solve, batch, coordinator, render: some job was cut off by a limit
+                  or failed
               3   a wrong answer: solve, batch, coordinator, bench (an answer disagrees with
-                  the input's), analyze (the analysis disagrees with its MOVES or CLUSTER)
+                  the input's), analyze (the analysis disagrees with its MOVES or CLUSTER),
+                  render (the solution failed validation)
               64  bad usage: an unknown flag, a value out of range
               130, 143  batch, coordinator: stopped by SIGINT or SIGTERM before the end
             """,
         version: BuildInfo.versionLine,
         subcommands: [
-            SolveCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
+            SolveCommand.self, RenderCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
             AnalyzeCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,
             CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self, KeysCommand.self, CompareCommand.self,
         ]
