@@ -8,6 +8,7 @@ struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
         abstract: "Explore everything reachable from each position: goals, useful states, dead ends, solutions, the hardest state.",
+        usage: "gridlock analyze <puzzles> ... [<options>]",
         discussion: """
             For Rush Hour, sliding tiles (boards up to 16 cells) and tilt puzzles. Reports:
               reachable         states reachable from the position (a Rush Hour cluster)
@@ -18,7 +19,7 @@ struct AnalyzeCommand: ParsableCommand {
               solutions         distinct optimal move sequences from the position
               hardest           the largest optimal distance to a goal over useful states
               depthHistogram    reachable states by distance from the position
-            On a line of Fogleman's database, hardest equals the line's MOVES and reachable its
+            On a line of Fogleman's database, hardest equals the line's MOVES and reachable its \
             CLUSTER (his database keeps each cluster's hardest state); a mismatch exits 3.
 
             Examples:

@@ -23,7 +23,7 @@ struct BatchCommand: ParsableCommand {
             Examples:
               gridlock batch data/samples/unblockme.txt
               gridlock batch data/rushhour/rush_18k.txt --solver bfs,bidirectional
-              gridlock batch data/rushhour/rush1000.txt --solver analyze --db analysis.sqlite
+              gridlock batch data/rushhour/rush1000.txt --solver analyze --db a.sqlite
 
             --memory-budget is shared: each worker process's searches get an equal part of it.
 
@@ -45,13 +45,13 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var jobOptions: JobOptions
 
-    @Option(help: "Worker processes to start (default: one per core).")
+    @Option(help: "Worker processes to start: one per core unless given.")
     var workers = ProcessInfo.processInfo.activeProcessorCount
 
     /// The budget of all the workers together: each worker's jobs get an equal share.
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
-    @Option(help: "The SQLite results file (default: gridlock-results.sqlite in the working directory).")
+    @Option(help: "The SQLite results file (a bare name is in the working directory).")
     var db = "gridlock-results.sqlite"
 
     @Option(help: "The batch's name (default: batch- and the time). Reusing a name resumes that batch: only jobs not stored yet are solved, and an input that changed since is refused.")

@@ -10,16 +10,16 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure solvers side by side on the same puzzles, with ratios.",
         discussion: """
-            Each puzzle is parsed and solved by every solver in turn (interleaved, so drift in the
-            machine's speed affects them alike), after a warm-up. Times include parsing. Every
-            answer is checked against the file's expected move count and against the first
-            solver's (same status, same number of moves), and every solution replayed by the
+            Each puzzle is parsed and solved by every solver in turn (interleaved, so drift in the \
+            machine's speed affects them alike), after a warm-up. Times include parsing. Every \
+            answer is checked against the file's expected move count and against the first \
+            solver's (same status, same number of moves), and every solution replayed by the \
             validator, outside the timed part; any mismatch shows in the column 'wrong'. Build with `-c release` for real figures.
 
             Example:
-              swift run -c release gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
-              swift run -c release gridlock bench data/rushhour/rush_18k.txt --solver bfs,reference --every 40
-              swift run -c release gridlock bench data/sudoku/top95.txt --repeats 20
+              gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
+              gridlock bench data/rushhour/rush_18k.txt --solver bfs,reference --every 40
+              gridlock bench data/sudoku/top95.txt --repeats 20
             """
     )
 

@@ -22,7 +22,9 @@ struct CollectionCommand: ParsableCommand {
 
 struct CollectionAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Analyse puzzles and add them to a collection (each once).")
+        commandName: "add",
+        abstract: "Analyse puzzles and add them to a collection (each once).",
+        usage: "gridlock collection add <database> <puzzles> ... [<options>]")
 
     @Argument(help: "The collection's SQLite file (created if missing).")
     var database: String

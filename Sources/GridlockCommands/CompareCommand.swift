@@ -10,23 +10,24 @@ struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Compare a batch's times with a baseline batch's, per solver and band, with intervals and a verdict.",
+        usage: "gridlock compare <databases> ... [<options>]",
         discussion: """
-            Each puzzle solved (or proved unsolvable) in both batches, same kind, solver and
-            puzzle text, gives one
-            ratio of times, new over baseline. Per kind, solver and band: the geometric mean of
-            those ratios with a 95% bootstrap interval (seeded: the same batches always print the
-            same interval; with several worker processes on each side, it resamples them, whose
-            own speeds differ by several percent), and a verdict: slower or faster when the
-            interval excludes no change and the estimate lies beyond --threshold, otherwise no
+            Each puzzle solved (or proved unsolvable) in both batches, same kind, solver and \
+            puzzle text, gives one \
+            ratio of times, new over baseline. Per kind, solver and band: the geometric mean of \
+            those ratios with a 95% bootstrap interval (seeded: the same batches always print the \
+            same interval; with several worker processes on each side, it resamples them, whose \
+            own speeds differ by several percent), and a verdict: slower or faster when the \
+            interval excludes no change and the estimate lies beyond --threshold, otherwise no \
             change.
 
-            From one database, name both batches; from two, the first is the baseline's and the
-            second the new batch's (--baseline and --batch pick a batch in each; a database that
-            holds one batch needs no name). Batches run on other hosts, builds or revisions are
+            From one database, name both batches; from two, the first is the baseline's and the \
+            second the new batch's (--baseline and --batch pick a batch in each; a database that \
+            holds one batch needs no name). Batches run on other hosts, builds or revisions are \
             compared anyway, with a warning: their differences are in the figures.
 
-            Exit status: 0 no regression above --fail-above (or no --fail-above); 1 some group
-            slower by more than --fail-above percent, or a database or batch cannot be read;
+            Exit status: 0 no regression above --fail-above (or no --fail-above); 1 some group \
+            slower by more than --fail-above percent, or a database or batch cannot be read; \
             64 bad usage.
 
             Example:
@@ -57,7 +58,7 @@ struct CompareCommand: ParsableCommand {
         case wall, cpu
     }
 
-    @Option(help: "Which time to compare: cpu (the solve's own CPU time, the default: little moved by other processes on the machine) or wall (as the tables show).")
+    @Option(help: "Which time to compare: cpu (the solve's own CPU time: little moved by other processes on the machine) or wall (as the tables show).")
     var time: Clock = .cpu
 
     func validate() throws {

@@ -16,11 +16,12 @@ struct GenerateSudokuCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sudoku",
         abstract: "Generate Sudoku with exactly one solution.",
+        usage: "gridlock generate sudoku [<options>]",
         discussion: """
-            Each puzzle has exactly one solution (counted by the solver) and as close to --givens
-            givens as uniqueness allows: below about 22 on 9x9, most grids cannot go lower, and
-            the generator keeps the closest it finds. The same --seed always gives the same
-            puzzles. The first line is a // comment with the command, which every Gridlock
+            Each puzzle has exactly one solution (counted by the solver) and as close to --givens \
+            givens as uniqueness allows: below about 22 on 9x9, most grids cannot go lower, and \
+            the generator keeps the closest it finds. The same --seed always gives the same \
+            puzzles. The first line is a // comment with the command, which every Gridlock \
             reader skips.
 
             Example:

@@ -9,11 +9,12 @@ struct GenerateRushHourCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rushhour",
         abstract: "Generate Rush Hour puzzles whose optimal solution has a chosen length.",
+        usage: "gridlock generate rushhour [<options>]",
         discussion: """
-            Each puzzle is the hardest state of the cluster of a random legal layout, kept when
-            its optimal length is --moves (or more, with --at-least), as in Fogleman's database.
-            Every output is solved again by bfs, which must agree on the length and the cluster
-            size. 6x6 puzzles print as database lines (MOVES BOARD CLUSTER NAME), other sizes as
+            Each puzzle is the hardest state of the cluster of a random legal layout, kept when \
+            its optimal length is --moves (or more, with --at-least), as in Fogleman's database. \
+            Every output is solved again by bfs, which must agree on the length and the cluster \
+            size. 6x6 puzzles print as database lines (MOVES BOARD CLUSTER NAME), other sizes as \
             JSON. The work is spread over --threads; the output depends only on --seed.
 
             Example:
@@ -39,7 +40,7 @@ struct GenerateRushHourCommand: ParsableCommand {
     @Option(help: "The board, WxH (the exit is at the right end of row (H-1)/2, from 0).")
     var size = "6x6"
 
-    @Option(help: "Threads to search with (default: one per core).")
+    @Option(help: "Threads to search with: one per core unless given.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     @OptionGroup var effort: GenerateEffort

@@ -8,16 +8,18 @@ struct GenerateTilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiles",
         abstract: "Generate sliding-tile boards: scrambles of k moves, or uniformly random solvable ones.",
+        usage: "gridlock generate tiles [<options>]",
         discussion: """
-            A scramble makes --moves random slides from the goal, never undoing the previous
-            one, so its optimal solution is at most that long. Without --moves, each board is
-            uniformly random among those that can reach the goal. The same --seed always gives
-            the same boards; lines carry a WxH: prefix unless the board is square. With
+            A scramble makes --moves random slides from the goal, never undoing the previous \
+            one, so its optimal solution is at most that long. Without --moves, each board is \
+            uniformly random among those that can reach the goal. The same --seed always gives \
+            the same boards; lines carry a WxH: prefix unless the board is square. With \
             --goal blank-first each board is printed as JSON, which records its goal.
 
             Examples:
               gridlock generate tiles --size 4x4 --moves 40 --count 1000 --seed 7
-              gridlock generate tiles --size 3x3 --count 1000 --seed 1 | gridlock bench - --solver bfs,idastar
+              gridlock generate tiles --size 3x3 --count 1000 --seed 1 \\
+                | gridlock bench - --solver bfs,idastar
             """
     )
 

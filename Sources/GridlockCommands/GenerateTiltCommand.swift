@@ -8,10 +8,11 @@ struct GenerateTiltCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tilt",
         abstract: "Generate tilt puzzles whose best solution has a chosen length, with their dead-end share.",
+        usage: "gridlock generate tilt [<options>]",
         discussion: """
-            Random boards, each analysed whole (gridlock analyze) and kept when its optimal
-            length is --moves. Each line is the board with rows joined by /, then a label with
-            the analysis: moves, reachable states and the share of dead ends (states from which
+            Random boards, each analysed whole (gridlock analyze) and kept when its optimal \
+            length is --moves. Each line is the board with rows joined by /, then a label with \
+            the analysis: moves, reachable states and the share of dead ends (states from which \
             no goal can be reached), the seed author's measure of difficulty.
 
             Example:

@@ -8,14 +8,14 @@ struct HintCommand: ParsableCommand {
         commandName: "hint",
         abstract: "Say which Sudoku cell logic forces next, with the digit and the reason.",
         discussion: """
-            Looks for a hidden single (the only place for a digit in a box, row or column), then
-            a naked single (a cell with one candidate left), using the givens only, so each hint
-            can be checked by eye. When nothing is forced it names the cell with the fewest
-            candidates to guess at; when a cell or a unit has no candidate, it says the puzzle
+            Looks for a hidden single (the only place for a digit in a box, row or column), then \
+            a naked single (a cell with one candidate left), using the givens only, so each hint \
+            can be checked by eye. When nothing is forced it names the cell with the fewest \
+            candidates to guess at; when a cell or a unit has no candidate, it says the puzzle \
             has no solution. Apply the hint, run again for the next.
 
             Examples:
-              gridlock hint '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
+              gridlock hint data/sudoku/top95.txt
               gridlock hint data/sudoku/top95.txt --format json
             """
     )

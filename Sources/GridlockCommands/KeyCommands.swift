@@ -23,21 +23,24 @@ struct KeysGenerateCommand: ParsableCommand {
         abstract: "Write a new key directory: a CURVE key pair per role, the allowlist, the lease key.",
         discussion: """
             DIR is made (mode 700), or must be empty: keys are never overwritten. It holds:
-              coordinator.key  sink.key  worker.key   each role's key pair (secret, mode 600)
+              coordinator.key  sink.key  worker.key   each role's key pair (mode 600)
               lease.key        the coordinator's and the sink's shared lease key (secret)
               allowed          the public keys the coordinator and the sink admit
 
-            Give every role --keys DIR (or `cluster.keys` in its config file, or GRIDLOCK_KEYS).
-            A worker machine needs only worker.key and allowed; the coordinator its own .key,
-            lease.key and allowed; the sink likewise. To admit another worker key pair, add a
-            `worker KEY` line to allowed. Workers with a key not listed, and plain sockets, are
+            Give every role --keys DIR (or `cluster.keys` in its config file, or GRIDLOCK_KEYS). \
+            A worker machine needs only worker.key and allowed; the coordinator its own .key, \
+            lease.key and allowed; the sink likewise. To admit another worker key pair, add a \
+            `worker KEY` line to allowed. Workers with a key not listed, and plain sockets, are \
             refused at the handshake and given nothing.
 
             Example:
               gridlock keys generate cluster-keys
-              gridlock sink --keys cluster-keys --bind tcp://*:5556 --coordinator tcp://coordinator:5555
-              gridlock coordinator FILE --batch big --keys cluster-keys --bind tcp://*:5555 --sink tcp://sink:5556
-              gridlock worker --keys cluster-keys --coordinator tcp://coordinator:5555 --sink tcp://sink:5556
+              gridlock sink --keys cluster-keys --bind tcp://*:5556 \\
+                  --coordinator tcp://coordinator:5555
+              gridlock coordinator FILE --batch big --keys cluster-keys \\
+                  --bind tcp://*:5555 --sink tcp://sink:5556
+              gridlock worker --keys cluster-keys \\
+                  --coordinator tcp://coordinator:5555 --sink tcp://sink:5556
             """
     )
 

@@ -11,7 +11,7 @@ struct PuzzleReadOptions: ParsableArguments {
     @Option(help: KindChoice.help)
     var kind: KindChoice = .auto
 
-    @Option(help: "Tiles: the goal, blank-last (1 2 ... N-1, blank last; the default) or blank-first (Korf's; his 100 instances default to it).")
+    @Option(help: "Tiles: the goal, blank-last (1 2 ... N-1, then the blank) or blank-first (Korf's). Unless given: blank-last, or blank-first for Korf's 100 instances.")
     var goal: TileGoal?
 
     @Option(help: "Tiles: the board's size as WxH, for lines whose number of tiles is not a square (e.g. --size 3x2).")
@@ -49,6 +49,11 @@ enum SolverList {
     /// Every kind's solvers, for help texts: "rushhour: bfs, bidirectional, reference; sudoku: ...".
     static var catalogue: String {
         PuzzleKind.allCases.map { "\($0.rawValue): \($0.solverNames.joined(separator: ", "))" }.joined(separator: "; ")
+    }
+
+    /// The same, a kind a line, indented for a help text's list (80 columns).
+    static var catalogueLines: String {
+        PuzzleKind.allCases.map { "  \($0.rawValue): \($0.solverNames.joined(separator: ", "))" }.joined(separator: "\n")
     }
 
     /// Every solver name, for shell completion (`gridlock --generate-completion-script`).

@@ -81,8 +81,8 @@ struct PatternDatabaseBuildCommand: ParsableCommand {
         commandName: "build",
         abstract: "Build and cache the additive pattern databases for a goal, reporting time and size.",
         discussion: """
-            idastar-pdb builds them by itself on first use; building ahead keeps the first
-            solve (and each new worker machine) from waiting. The cache directory is
+            idastar-pdb builds them by itself on first use; building ahead keeps the first \
+            solve (and each new worker machine) from waiting. The cache directory is \
             $GRIDLOCK_CACHE, else $XDG_CACHE_HOME/gridlock, else ~/.cache/gridlock.
 
             Example:

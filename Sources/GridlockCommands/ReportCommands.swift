@@ -38,6 +38,7 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Print the timing and memory tables of a results database.",
+        usage: "gridlock report <db> [<options>]",
         discussion: "Example:\n  gridlock report gridlock-results.sqlite --format markdown"
     )
 
@@ -61,13 +62,13 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Print every stored job: one JSON object per line, or CSV.",
         discussion: """
-            Keys (and CSV columns), in this order: batch, job, kind, puzzle, solver, source,
-            status, moves, solution, cluster, error, attempts, worker, host, examined, enqueued,
-            maxQueue, statesStored, memoryBytes, seconds, cpuSeconds, peakRSSBytes,
-            expectedMoves, storedAt (seconds since 1970, when the sink stored the row),
-            fingerprint. Times are seconds, memory bytes; a value the row lacks is null (an
-            empty CSV field). In CSV, control characters in a text (the line breaks of a
-            multi-line puzzle) are escaped as \\u{A} and so on, so that a record is one line;
+            Keys (and CSV columns), in this order: batch, job, kind, puzzle, solver, source, \
+            status, moves, solution, cluster, error, attempts, worker, host, examined, enqueued, \
+            maxQueue, statesStored, memoryBytes, seconds, cpuSeconds, peakRSSBytes, \
+            expectedMoves, storedAt (seconds since 1970, when the sink stored the row), \
+            fingerprint. Times are seconds, memory bytes; a value the row lacks is null (an \
+            empty CSV field). In CSV, control characters in a text (the line breaks of a \
+            multi-line puzzle) are escaped as \\u{A} and so on, so that a record is one line; \
             JSON lines keep them as they are.
 
             Example:

@@ -14,11 +14,13 @@ struct WorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
         abstract: "Solve jobs from a coordinator and send the results to a sink.",
+        usage: "gridlock worker [<options>]",
         discussion: """
             Example (one machine per role):
-              gridlock worker --coordinator tcp://coordinator:5555 --sink tcp://sink:5556 --workers 8
+              gridlock worker --coordinator tcp://coordinator:5555 \\
+                  --sink tcp://sink:5556 --workers 8
 
-            --memory-budget is shared: each of the --workers gets an equal part of it for its
+            --memory-budget is shared: each of the --workers gets an equal part of it for its \
             searches. With a cluster key (--key-file), only workers that hold it are handed jobs.
             """
     )
@@ -146,9 +148,11 @@ struct SinkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sink",
         abstract: "Store results in SQLite, one row per job, and acknowledge them to the coordinator.",
+        usage: "gridlock sink [<options>]",
         discussion: """
             Example:
-              gridlock sink --bind tcp://*:5556 --coordinator tcp://coordinator:5555 --db results.sqlite
+              gridlock sink --bind tcp://*:5556 --coordinator tcp://coordinator:5555 \\
+                  --db results.sqlite
             """
     )
 
@@ -219,20 +223,20 @@ struct CoordinatorCommand: ParsableCommand {
         commandName: "coordinator",
         abstract: "Hand out the jobs of puzzle files to workers and follow each until it is stored.",
         discussion: """
-            The input is read as workers ask for jobs, so a batch of any size starts at once and
-            runs in bounded memory. Restarted with the same files and --batch, it resumes: the
-            sink lists what it stored, with each job's fingerprint, and only the rest is solved.
-            An input that changed since is refused, naming the first line that differs, unless
+            The input is read as workers ask for jobs, so a batch of any size starts at once and \
+            runs in bounded memory. Restarted with the same files and --batch, it resumes: the \
+            sink lists what it stored, with each job's fingerprint, and only the rest is solved. \
+            An input that changed since is refused, naming the first line that differs, unless \
             --resume-changed is given.
 
             Example:
               gridlock coordinator data/rushhour/rush_18k.txt --batch big \\
                 --bind tcp://*:5555 --sink tcp://sink:5556
 
-            Exit status, once every job is stored (from the sink's acknowledgements): 0 every job
-            solved or proved unsolvable; 1 some record could not be read (invalid input), or the
-            input changed since the batch ran; 2 some job was cut off by a limit or failed; 3
-            some answer disagrees with the one the input gave (wrong); 64 bad usage; 130 or 143
+            Exit status, once every job is stored (from the sink's acknowledgements): 0 every job \
+            solved or proved unsolvable; 1 some record could not be read (invalid input), or the \
+            input changed since the batch ran; 2 some job was cut off by a limit or failed; 3 \
+            some answer disagrees with the one the input gave (wrong); 64 bad usage; 130 or 143 \
             stopped by SIGINT or SIGTERM before the end (run it again to resume).
             """
     )

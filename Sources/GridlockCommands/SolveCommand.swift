@@ -9,27 +9,28 @@ struct SolveCommand: ParsableCommand {
         commandName: "solve",
         abstract: "Solve puzzles and print each solution with its statistics.",
         discussion: """
-            Every solution is replayed by an independent validator before it is printed. A line
-            that cannot be read is reported with its file, line, column and reason, and the other
-            lines are still solved. Database lines carry their expected answer; a solve that
+            Every solution is replayed by an independent validator before it is printed. A line \
+            that cannot be read is reported with its file, line, column and reason, and the other \
+            lines are still solved. Database lines carry their expected answer; a solve that \
             disagrees with it is flagged.
 
-            Kinds: Rush Hour (database lines, grids, JSON), Sudoku (81-character lines, 9-line
-            grids, JSON; 4x4 and 16x16 too) and sliding tiles (a line of numbers, 0 or _ the
-            blank, with a WxH: prefix unless square; Korf's lines; grids; JSON). The kind is
-            told from each puzzle's shape unless --kind says it. Each kind has its own
+            Kinds: Rush Hour (database lines, grids, JSON), Sudoku (81-character lines, 9-line \
+            grids, JSON; 4x4 and 16x16 too) and sliding tiles (a line of numbers, 0 or _ the \
+            blank, with a WxH: prefix unless square; Korf's lines; grids; JSON). The kind is \
+            told from each puzzle's shape unless --kind says it. Each kind has its own \
             solvers; the first listed is the default:
-              \(SolverList.catalogue)
+            \(SolverList.catalogueLines)
 
             Examples:
               gridlock solve data/samples/unblockme.txt --show
-              gridlock solve '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
+              gridlock solve data/sudoku/top95.txt
               gridlock solve data/sudoku/top95.txt --solver norvig --count 2 --format json
               gridlock solve '8 6 7 2 5 4 3 0 1' --show
               gridlock solve data/tiles/korf100.txt             # Korf's goal: blank first
 
             Exit status:
-              0  every puzzle was solved or proved unsolvable (and matched its expected answer)
+              0  every puzzle was solved or proved unsolvable (and matched its
+                 expected answer)
               1  some puzzle could not be read
               2  some search was cut off by --max-states or --timeout
               3  a result disagreed with the expected answer, or failed validation
