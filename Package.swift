@@ -36,6 +36,17 @@ let package = Package(
         // Boards as pictures: scenes of rectangles, lines and labels, written as SVG or drawn to
         // pixels. Pure: no file, no C library (PNGFile writes the pixels).
         .target(name: "GridlockDrawing", dependencies: ["GridlockCore"]),
+        // Charts as SVG (boxes, intervals, time series, timelines, scatter plots): no Swift
+        // charting library runs on Linux, so Gridlock draws its own. Pure.
+        .target(name: "GridlockCharts", dependencies: ["GridlockDrawing"]),
+        // The HTML report: the rows folded into charts and tables, the puzzle players, the page.
+        .target(
+            name: "GridlockHTMLReport",
+            dependencies: [
+                "GridlockCharts", "GridlockDrawing", "GridlockCluster", "GridlockCore",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
         // libpng's simplified API, from Debian's libpng-dev, and the small wrapper over it.
         .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
         .target(name: "PNGFile", dependencies: ["CPNG"]),
@@ -69,7 +80,7 @@ let package = Package(
             name: "GridlockCommands",
             dependencies: [
                 "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo", "GridlockObservability",
-                "GridlockDrawing", "PNGFile",
+                "GridlockDrawing", "PNGFile", "GridlockHTMLReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -100,6 +111,10 @@ let package = Package(
         .testTarget(
             name: "GridlockDrawingTests",
             dependencies: ["GridlockDrawing", "PNGFile", "GridlockCore"]
+        ),
+        .testTarget(
+            name: "GridlockHTMLReportTests",
+            dependencies: ["GridlockHTMLReport", "GridlockCharts", "GridlockCluster", "GridlockCore"]
         ),
         .testTarget(
             name: "GridlockWireTests",

@@ -22,7 +22,7 @@ public struct BatchReport: Sendable {
     public static let tileBands: [(name: String, range: ClosedRange<Int>)] = [
         ("0-30 moves", 0...30), ("31-50 moves", 31...50), ("51-55 moves", 51...55), ("56+ moves", 56...Int.max),
     ]
-    static let bandOrder = bands.map(\.name) + sudokuBands + tileBands.map(\.name) + ["unsolvable", "unknown", "invalid", "all"]
+    public static let bandOrder = bands.map(\.name) + sudokuBands + tileBands.map(\.name) + ["unsolvable", "unknown", "invalid", "all"]
 
     /// The text table's columns (the numeric formats name theirs in GroupStatistics.fields).
     public static let columns = [
@@ -113,13 +113,18 @@ public struct BatchReport: Sendable {
     }
 
     public static func band(_ job: JobSummary) -> String {
-        if job.kind == .tiles, let moves = job.moves ?? job.expectedMoves, moves >= 0 {
+        band(moves: job.moves, expectedMoves: job.expectedMoves, status: job.status, kind: job.kind, examined: job.examined)
+    }
+
+    /// The band of a job of any kind (the tables' rule, for readers of rows other than theirs).
+    public static func band(moves: Int?, expectedMoves: Int?, status: JobStatus, kind: PuzzleKind, examined: Int) -> String {
+        if kind == .tiles, let moves = moves ?? expectedMoves, moves >= 0 {
             return tileBands.first { $0.range.contains(moves) }!.name
         }
-        guard job.kind == .sudoku, job.status == .solved else {
-            return band(moves: job.moves, expectedMoves: job.expectedMoves, status: job.status)
+        guard kind == .sudoku, status == .solved else {
+            return band(moves: moves, expectedMoves: expectedMoves, status: status)
         }
-        return job.examined <= 1 ? sudokuBands[0] : sudokuBands[1]
+        return examined <= 1 ? sudokuBands[0] : sudokuBands[1]
     }
 
     public static func band(moves: Int?, expectedMoves: Int?, status: JobStatus) -> String {

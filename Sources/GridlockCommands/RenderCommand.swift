@@ -114,7 +114,7 @@ struct RenderCommand: ParsableCommand {
             let moves = frames.count - 1
             throw RenderFailure("\(source): its solution has \(moves) step\(moves == 1 ? "" : "s") after the start (step 0), so there is no step \(step)", exitCode: 1)
         }
-        let title = "\(parsed.kind.rawValue) puzzle from \(source), step \(step) of \(frames.count - 1)"
+        let title = BoardScene.title(kind: parsed.kind, step: step)
         let scene = BoardScene.scene(frames[step], title: title)
         let chosen = format ?? output.flatMap(Self.format(ofPath:)) ?? .svg
         let bytes: [UInt8]

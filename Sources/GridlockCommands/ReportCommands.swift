@@ -39,20 +39,56 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Print the timing and memory tables of a results database.",
         usage: "gridlock report <db> [<options>]",
-        discussion: "Example:\n  gridlock report gridlock-results.sqlite --format markdown"
+        discussion: """
+            --format html writes one self-contained page (no network needed to open it): the \
+            tables; solve times per solver and band; each solver's time ratio to the first of \
+            its kind with a 95% interval; each recent batch's jobs stored over time and its \
+            workers' timeline; memory against states; and the slowest, hardest, failed and \
+            wrong puzzles, each of which opens a player of its solution (play, stop, step \
+            back, step forward, reset).
+
+            Examples:
+              gridlock report gridlock-results.sqlite --format markdown
+              gridlock report gridlock-results.sqlite --format html -o report.html
+            """
     )
+
+    /// The formats of the tables, and the page.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, markdown, csv, json, jsonl, html
+
+        var tables: ReportFormat? { ReportFormat(rawValue: rawValue) }
+    }
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "text or markdown (tables to read), or csv, json or jsonl: plain numbers in seconds, bytes and counts, every table (json: one object of tables; jsonl: a row a line, its table named).")
-    var format: ReportFormat = .text
+    @Option(help: "text or markdown (tables to read); csv, json or jsonl (plain numbers in seconds, bytes and counts, every table; json: one object of tables; jsonl: a row a line, its table named); html (a page with charts and a puzzle player).")
+    var format: Format = .text
 
     @Option(help: "The table that --format csv prints: groups (per solver and band), throughput (per host and worker), batches or problems.")
     var table: NumericReport.Table = .groups
 
+    @Option(name: [.short, .customLong("output")], help: "Write to this file instead of standard output.", completion: .file())
+    var output: String?
+
     func run() throws {
         var undecodable: [UndecodableRow] = []
-        print(try ReportPrinter.render(try database.open(), batch: database.batch, format: format, table: table, undecodable: &undecodable))
+        let store = try database.open()
+        let text: String
+        if let tables = format.tables {
+            text = try ReportPrinter.render(store, batch: database.batch, format: tables, table: table, undecodable: &undecodable) + "\n"
+        } else {
+            text = try HTMLReportBuilder.page(store, path: database.db, batch: database.batch, undecodable: &undecodable)
+        }
+        if let output {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw CommandFailure("cannot write \(output): \((error as NSError).localizedDescription)")
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
         try ReportPrinter.complain(of: undecodable)
     }
 }

@@ -21,6 +21,12 @@ public enum BoardScene {
     static let cell = 64.0
     static let frame = 24.0
 
+    /// A board's title: its kind and step, nothing from its file, so that every drawing of one
+    /// board at one step (the report's, `gridlock render`'s) is the same text.
+    public static func title(kind: PuzzleKind, step: Int) -> String {
+        "\(kind.rawValue) puzzle, step \(step)"
+    }
+
     /// The scene of one frame, captioned `title`.
     public static func scene(_ frame: BoardFrame, title: String) -> Scene {
         switch frame {

@@ -71,13 +71,13 @@ public enum SVGWriter {
     }
 
     /// A coordinate with at most two decimals, and no "-0".
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         return String(rounded)
     }
 
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

@@ -43,7 +43,7 @@ struct RenderCommandTests {
         #expect(decoded.rgba != start.pixels, "step 4 is not the start")
         // The SVG of the same step draws the same boxes.
         let svg = try GridlockBinary.run(["render", Self.board, "--step", "4", "--format", "svg"])
-        #expect(svg.stdout == SVGWriter.svg(BoardScene.scene(BoardFrame.steps(of: puzzle, result: result)[4], title: "rushhour puzzle from the argument, step 4 of 17")))
+        #expect(svg.stdout == SVGWriter.svg(BoardScene.scene(BoardFrame.steps(of: puzzle, result: result)[4], title: "rushhour puzzle, step 4")))
     }
 
     @Test("refusals: no such step, unreadable, unsolvable, cut off, ambiguous file, unknown extension, unwritable path")
@@ -68,6 +68,7 @@ struct RenderCommandTests {
         }
         // The file of several puzzles, with --line: the grid board spanning lines 15 to 19.
         let picked = try GridlockBinary.run(["render", "data/samples/unblockme.txt", "--line", "17"])
-        #expect(picked.status == 0 && picked.stdout.contains("data:15") == false && picked.stdout.contains("unblockme.txt:15, step 0 of 0"), "\(picked.stderr)")
+        #expect(picked.status == 0 && picked.stdout.contains("<title>rushhour puzzle, step 0</title>")
+                && picked.stdout.contains("<rect x=\"0\" y=\"222\" width=\"24\" height=\"52\""), "the chute on the left of row 3: \(picked.stderr)")
     }
 }

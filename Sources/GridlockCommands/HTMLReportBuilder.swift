@@ -1,0 +1,33 @@
+// `gridlock report --format html`: the tables as the text report has them, and the rows
+// folded for the charts and the puzzle browser.
+
+import Foundation
+import GridlockCluster
+import GridlockHTMLReport
+
+enum HTMLReportBuilder {
+    static func page(_ store: ResultStore, path: String, batch: String?, undecodable: inout [UndecodableRow]) throws -> String {
+        var report = BatchReport()
+        var skipped: [UndecodableRow] = []
+        try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
+        undecodable += skipped
+        var fold = ReportFold()
+        try store.forEachReportRow(batch: batch) { fold.add($0) }
+        let environment = try store.batches().filter { batch == nil || $0.id == batch }
+        var tables = [
+            HTMLReport.Table(caption: "Per kind, solver and band", columns: BatchReport.columns, rows: report.rows),
+            HTMLReport.Table(caption: "Throughput", columns: BatchReport.throughputColumns, rows: report.throughputRows),
+        ]
+        let problems = try store.problems(batch: batch, limit: StreamedReport.problemLimit)
+        if !problems.isEmpty {
+            tables.append(HTMLReport.Table(
+                caption: "Jobs that did not run (the first \(StreamedReport.problemLimit))", columns: ["source", "solver", "status", "error"],
+                rows: problems.map { [$0.source, $0.solver, $0.status, $0.error ?? ""].map(\.printable) }))
+        }
+        let lines = environment.map {
+            "batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)".printable
+        }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return HTMLReport(heading: "Gridlock report: \(name)\(batch.map { ", batch \($0)" } ?? "")".printable, batches: lines, tables: tables, fold: fold).html()
+    }
+}

@@ -1,0 +1,196 @@
+// What the HTML report draws, folded from the stored rows in one pass with bounded memory:
+// a histogram of times per (kind, solver, band), paired times for the ratios, each batch's
+// store times and worker spans, a sample of (states, memory) points, and the puzzles worth a
+// look (slowest, hardest, failed, wrong).
+
+import GridlockCharts
+import GridlockCluster
+import GridlockCore
+import Histogram
+
+public struct ReportFold {
+    /// Listed puzzles per list, and points drawn per chart, at most.
+    public static let listLength = 20
+    public static let scatterPoints = 1_500
+    /// Up to this many jobs a batch, its charts draw one mark a job; above, groups of them.
+    public static let marksPerJob = 2_000
+    /// Puzzles whose times are kept for pairing.
+    public static let pairedPuzzles = 500_000
+    /// Batches drawn on a time axis (the most recent).
+    public static let timedBatches = 5
+
+    struct GroupKey: Hashable {
+        var kind: PuzzleKind
+        var solver: String
+        var band: String
+    }
+
+    struct PairKey: Hashable {
+        var batch: String
+        var kind: PuzzleKind
+        var source: String
+        var puzzle: String
+    }
+
+    private var groupOrder: [GroupKey] = []
+    private var groups: [GroupKey: Histogram<UInt64>] = [:]
+    private var solverOrder: [PuzzleKind: [String]] = [:]
+    private var paired: [PairKey: [String: Double]] = [:]
+    private(set) var pairingCapped = false
+    /// Per batch: (stored at, seconds, worker) of every job, in job order.
+    private var runs: [String: [(storedAt: Double, seconds: Double, worker: String)]] = [:]
+    private var batchOrder: [String] = []
+    private var sample: [ScatterPlot.Point] = []
+    private var sampled = 0
+    private var random = SplitMix64(seed: 20_261_125)
+    private(set) var slowest: [ReportRow] = []
+    private(set) var hardest: [ReportRow] = []
+    private(set) var failed: [ReportRow] = []
+    private(set) var wrong: [ReportRow] = []
+    /// The first solved job of each kind, so that every kind has a board to step through.
+    private(set) var examples: [ReportRow] = []
+    public private(set) var rows = 0
+
+    public init() {}
+
+    public mutating func add(_ row: ReportRow) {
+        rows += 1
+        if runs[row.batch] == nil { batchOrder.append(row.batch) }
+        runs[row.batch, default: []].append((row.storedAt, row.seconds, row.worker))
+        if !row.status.ranSolver {
+            if failed.count < Self.listLength { failed.append(row) }
+            return
+        }
+        if row.isWrong, wrong.count < Self.listLength { wrong.append(row) }
+        if row.status == .solved, !examples.contains(where: { $0.kind == row.kind }) { examples.append(row) }
+        if !(solverOrder[row.kind]?.contains(row.solver) ?? false) { solverOrder[row.kind, default: []].append(row.solver) }
+        let key = GroupKey(kind: row.kind, solver: row.solver, band: BatchReport.band(moves: row.moves, expectedMoves: row.expectedMoves, status: row.status, kind: row.kind, examined: row.examined))
+        if groups[key] == nil {
+            groupOrder.append(key)
+            groups[key] = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        }
+        _ = groups[key]!.record(UInt64((row.seconds * 1e6).rounded()))
+        let pair = PairKey(batch: row.batch, kind: row.kind, source: row.source, puzzle: row.puzzle)
+        if paired[pair] != nil || paired.count < Self.pairedPuzzles {
+            paired[pair, default: [:]][row.solver] = row.seconds
+        } else {
+            pairingCapped = true
+        }
+        if row.statesStored > 0, row.memoryBytes > 0 {
+            // A reservoir: every such job equally likely to be drawn, whatever the batch's size.
+            sampled += 1
+            let point = ScatterPlot.Point(x: Double(row.statesStored), y: Double(row.memoryBytes), series: seriesIndex(row.solver))
+            if sample.count < Self.scatterPoints {
+                sample.append(point)
+            } else {
+                let slot = Int(random.next() % UInt64(sampled))
+                if slot < Self.scatterPoints { sample[slot] = point }
+            }
+        }
+        Self.keepTop(&slowest, row) { $0.seconds > $1.seconds }
+        if row.status == .solved, (row.moves ?? 0) > 0 { Self.keepTop(&hardest, row) { ($0.moves ?? 0) > ($1.moves ?? 0) } }
+    }
+
+    /// Keeps the `listLength` first rows by `before`, in that order.
+    private static func keepTop(_ list: inout [ReportRow], _ row: ReportRow, by before: (ReportRow, ReportRow) -> Bool) {
+        if list.count == listLength, let last = list.last, !before(row, last) { return }
+        let index = list.firstIndex { before(row, $0) } ?? list.count
+        list.insert(row, at: index)
+        if list.count > listLength { list.removeLast() }
+    }
+
+    /// Every solver met, in order, for the scatter plot's colours.
+    private var seriesNames: [String] = []
+    private mutating func seriesIndex(_ solver: String) -> Int {
+        if let index = seriesNames.firstIndex(of: solver) { return index }
+        seriesNames.append(solver)
+        return seriesNames.count - 1
+    }
+
+    // MARK: What the charts draw
+
+    /// One box per group that ran a solver, in the order met.
+    public var boxes: [BoxPlot.Group] {
+        let kinds = groupOrder.map(\.kind)
+        // By kind (as met), then solver (as met), then band (easy to hard), as the tables.
+        let kindOrder = kinds.reduce(into: [PuzzleKind]()) { if !$0.contains($1) { $0.append($1) } }
+        let ordered = groupOrder.sorted { a, b in
+            let left = (kindOrder.firstIndex(of: a.kind) ?? 0, solverOrder[a.kind]?.firstIndex(of: a.solver) ?? 0, BatchReport.bandOrder.firstIndex(of: a.band) ?? Int.max)
+            let right = (kindOrder.firstIndex(of: b.kind) ?? 0, solverOrder[b.kind]?.firstIndex(of: b.solver) ?? 0, BatchReport.bandOrder.firstIndex(of: b.band) ?? Int.max)
+            return left < right
+        }
+        return ordered.map { key in
+            let times = groups[key]!
+            let seconds = { (percentile: Double) in Double(times.valueAtPercentile(percentile)) * 1e-6 }
+            let series = solverOrder[key.kind]?.firstIndex(of: key.solver) ?? 0
+            var group = BoxPlot.Group(
+                label: key.solver, detail: key.band, series: series, count: Int(times.totalCount),
+                minimum: Double(times.min) * 1e-6, lowerQuartile: seconds(25), median: seconds(50), upperQuartile: seconds(75),
+                maximum: Double(times.max) * 1e-6)
+            if Set(kinds).count > 1 { group.context = key.kind.rawValue }
+            return group
+        }
+    }
+
+    /// Each solver against the first of its kind, on the puzzles both solved in one batch.
+    public var ratios: [IntervalPlot.Row] {
+        var rows: [IntervalPlot.Row] = []
+        for kind in PuzzleKind.allCases {
+            guard let solvers = solverOrder[kind], let baseline = solvers.first else { continue }
+            for solver in solvers.dropFirst() {
+                var base: [Double] = [], other: [Double] = []
+                for (key, times) in paired where key.kind == kind {
+                    guard let first = times[baseline], let second = times[solver] else { continue }
+                    base.append(first)
+                    other.append(second)
+                }
+                guard let ratio = PairedRatio(baseline: base, other: other) else { continue }
+                rows.append(IntervalPlot.Row(label: "\(kind.rawValue): \(solver) / \(baseline)", estimate: ratio.ratio, low: ratio.low, high: ratio.high, pairs: ratio.pairs))
+            }
+        }
+        return rows
+    }
+
+    /// The most recent batches, with their points of jobs stored over time and their workers'
+    /// spans.
+    public var timedBatches: [(batch: String, stored: [(seconds: Double, stored: Int)], lanes: [WorkerTimeline.Lane])] {
+        batchOrder.suffix(Self.timedBatches).map { batch in
+            let jobs = runs[batch]!
+            let start = jobs.map { $0.storedAt - $0.seconds }.min() ?? 0
+            let times = jobs.map(\.storedAt).sorted()
+            var stored: [(Double, Int)] = []
+            if times.count <= Self.marksPerJob {
+                stored = times.enumerated().map { ($0.element - start, $0.offset + 1) }
+            } else {
+                let step = times.count / 200 + 1
+                stored = stride(from: step - 1, to: times.count, by: step).map { (times[$0] - start, $0 + 1) }
+                if stored.last?.1 != times.count { stored.append((times.last! - start, times.count)) }
+            }
+            var workers: [String] = []
+            var spans: [String: [WorkerTimeline.Span]] = [:]
+            let end = (times.last ?? start) - start
+            let bucket = max(end / 60, 1e-9)
+            for job in jobs {
+                if spans[job.worker] == nil { workers.append(job.worker) }
+                let span = WorkerTimeline.Span(start: max(0, job.storedAt - job.seconds - start), end: job.storedAt - start, jobs: 1)
+                if jobs.count <= Self.marksPerJob {
+                    spans[job.worker, default: []].append(span)
+                } else {
+                    // Grouped: one span per worker and slice of time it finished jobs in.
+                    let slice = Double(Int(span.end / bucket))
+                    var list = spans[job.worker, default: []]
+                    if let index = list.firstIndex(where: { $0.start == slice * bucket }) {
+                        list[index].jobs += 1
+                        list[index].end = max(list[index].end, span.end)
+                    } else {
+                        list.append(WorkerTimeline.Span(start: slice * bucket, end: max(span.end, slice * bucket), jobs: 1))
+                    }
+                    spans[job.worker] = list
+                }
+            }
+            return (batch, stored, workers.sorted().map { WorkerTimeline.Lane(worker: $0, spans: spans[$0]!) })
+        }
+    }
+
+    public var scatter: (points: [ScatterPlot.Point], series: [String]) { (sample, seriesNames) }
+}
