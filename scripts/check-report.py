@@ -46,14 +46,16 @@ def expected_marks():
         marks[f"stored-{index}"] = jobs
         marks[f"workers-{index}"] = jobs
     # Ratios: each solver against the first of its kind met (in batch and job order), on
-    # puzzles of one batch both solved.
+    # puzzles of one batch both solved right.
     order, times = {}, {}
-    for batch, kind, source, puzzle, solver, seconds in db.execute(
-            f"SELECT batch, kind, source, puzzle, solver, seconds FROM results WHERE {ran} ORDER BY batch, job"):
+    for batch, kind, source, puzzle, solver, seconds, right in db.execute(
+            f"SELECT batch, kind, source, puzzle, solver, seconds, status = 'solved' AND (expected_moves IS NULL OR COALESCE(moves, -1) = expected_moves) "
+            f"FROM results WHERE {ran} ORDER BY batch, job"):
         order.setdefault(kind, [])
         if solver not in order[kind]:
             order[kind].append(solver)
-        times.setdefault((batch, kind, source, puzzle), {})[solver] = seconds
+        if right:
+            times.setdefault((batch, kind, source, puzzle), {})[solver] = seconds
     marks["ratios"] = sum(
         1 for kind, solvers in order.items() for solver in solvers[1:]
         if any(k[1] == kind and solvers[0] in t and solver in t and t[solvers[0]] > 0 and t[solver] > 0 for k, t in times.items()))

@@ -18,8 +18,9 @@ public struct LogScale: Sendable {
             high = max(high, value)
         }
         if high == 0 { (low, high) = (1, 10) }
-        self.low = pow(10, floor(log10(low)))
-        self.high = max(pow(10, ceil(log10(high))), self.low * 10)
+        // Within 1e-300 to 1e300: a subnormal low would round to 0 and the ticks never end.
+        self.low = pow(10, floor(log10(min(max(low, 1e-300), 1e299))))
+        self.high = min(max(pow(10, ceil(log10(min(high, 1e300)))), self.low * 10), 1e301)
     }
 
     /// Where `value` falls between `start` (at `low`) and `end` (at `high`); values at or
@@ -36,7 +37,7 @@ public struct LogScale: Sendable {
         guard case .bytes = unit else { return ticks }
         var tick = pow(2, (log2(low) / 3).rounded(.down) * 3)
         var ticks: [Double] = []
-        while tick <= high * 1.0001 {
+        while tick <= high * 1.0001, ticks.count < 24 {
             if tick >= low * 0.9999 { ticks.append(tick) }
             tick *= 8
         }
@@ -47,11 +48,12 @@ public struct LogScale: Sendable {
     public var ticks: [Double] {
         var ticks: [Double] = []
         var tick = low
-        while tick <= high * 1.0001 {
+        while tick <= high * 1.0001, ticks.count < 12 {
             ticks.append(tick)
             tick *= 10
         }
-        return ticks
+        // Over a dozen decades, every other one is enough to read it.
+        return ticks.count < 12 ? ticks : stride(from: 0, to: ticks.count, by: 2).map { ticks[$0] }
     }
 }
 
@@ -61,8 +63,10 @@ public struct LinearScale: Sendable {
     public let high: Double
 
     public init(low: Double, high: Double) {
-        self.low = low
-        self.high = high > low ? high : low + 1
+        // A range that is empty, not finite or too fine to step through is drawn as 1 wide.
+        let usable = low.isFinite && high.isFinite && high > low && (high - low) / 5 >= Double.leastNormalMagnitude
+        self.low = low.isFinite ? low : 0
+        self.high = usable ? high : self.low + 1
     }
 
     public func position(_ value: Double, from start: Double, to end: Double) -> Double {
@@ -74,7 +78,8 @@ public struct LinearScale: Sendable {
         let rough = (high - low) / 5
         let magnitude = pow(10, floor(log10(rough)))
         let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? rough
-        return stride(from: (low / step).rounded(.up) * step, through: high, by: step).map { $0 }
+        guard step > 0, step.isFinite else { return [low, high] }
+        return Array(stride(from: (low / step).rounded(.up) * step, through: high, by: step).prefix(12))
     }
 }
 
@@ -101,7 +106,8 @@ public enum AxisUnit: Sendable {
     }
 
     private static func short(_ value: Double) -> String {
-        value >= 100 || value == value.rounded() ? String(Int(value.rounded())) : String(format: "%.2g", value)
+        if value < 1e15, value >= 100 || value == value.rounded(), let whole = Int(exactly: value.rounded()) { return String(whole) }
+        return String(format: "%.3g", value)
     }
 }
 
@@ -128,15 +134,15 @@ struct ChartCanvas {
     /// Series colours, in order.
     static let palette = ["#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#5d4037"]
 
-    static func n(_ value: Double) -> String { SVGWriter.number(value) }
+    static func coordinate(_ value: Double) -> String { SVGWriter.number(value) }
     static func text(_ value: String) -> String { SVGWriter.escaped(value) }
 
     mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, colour: String = ink, width: Double = 1) {
-        elements.append("<line x1=\"\(Self.n(x1))\" y1=\"\(Self.n(y1))\" x2=\"\(Self.n(x2))\" y2=\"\(Self.n(y2))\" stroke=\"\(colour)\" stroke-width=\"\(Self.n(width))\"/>")
+        elements.append("<line x1=\"\(Self.coordinate(x1))\" y1=\"\(Self.coordinate(y1))\" x2=\"\(Self.coordinate(x2))\" y2=\"\(Self.coordinate(y2))\" stroke=\"\(colour)\" stroke-width=\"\(Self.coordinate(width))\"/>")
     }
 
     mutating func label(_ value: String, x: Double, y: Double, anchor: String = "middle", size: Double = 11, colour: String = ink) {
-        elements.append("<text x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" text-anchor=\"\(anchor)\" font-size=\"\(Self.n(size))\" fill=\"\(colour)\">\(Self.text(value))</text>")
+        elements.append("<text x=\"\(Self.coordinate(x))\" y=\"\(Self.coordinate(y))\" text-anchor=\"\(anchor)\" font-size=\"\(Self.coordinate(size))\" fill=\"\(colour)\">\(Self.text(value))</text>")
     }
 
     /// One mark: counted, tagged, and titled for a tooltip.
@@ -152,7 +158,7 @@ struct ChartCanvas {
             label(text, x: left - 6, y: y + 4, anchor: "end")
         }
         line(left, top, left, bottom)
-        elements.append("<text x=\"14\" y=\"\(Self.n((top + bottom) / 2))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(Self.ink)\" transform=\"rotate(-90 14 \(Self.n((top + bottom) / 2)))\">\(Self.text(caption))</text>")
+        elements.append("<text x=\"14\" y=\"\(Self.coordinate((top + bottom) / 2))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(Self.ink)\" transform=\"rotate(-90 14 \(Self.coordinate((top + bottom) / 2)))\">\(Self.text(caption))</text>")
     }
 
     /// A horizontal axis at the bottom with ticks.
@@ -167,9 +173,9 @@ struct ChartCanvas {
 
     /// The finished SVG, named `chart` for the page and its tests.
     func svg(chart: String, title: String) -> String {
-        var lines = ["<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" data-chart=\"\(Self.text(chart))\" data-marks=\"\(marks)\" width=\"\(Self.n(width))\" height=\"\(Self.n(height))\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"img\">"]
+        var lines = ["<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" data-chart=\"\(Self.text(chart))\" data-marks=\"\(marks)\" width=\"\(Self.coordinate(width))\" height=\"\(Self.coordinate(height))\" viewBox=\"0 0 \(Self.coordinate(width)) \(Self.coordinate(height))\" role=\"img\">"]
         lines.append("<title>\(Self.text(title))</title>")
-        lines.append("<rect width=\"\(Self.n(width))\" height=\"\(Self.n(height))\" fill=\"#ffffff\"/>")
+        lines.append("<rect width=\"\(Self.coordinate(width))\" height=\"\(Self.coordinate(height))\" fill=\"#ffffff\"/>")
         lines += elements
         lines.append("</svg>")
         return lines.joined(separator: "\n")

@@ -36,7 +36,7 @@ public enum BoxPlot {
             let half = min(18, slot * 0.3)
             let y = { scale.position($0, from: canvas.bottom, to: canvas.top) }
             let colour = ChartCanvas.palette[group.series % ChartCanvas.palette.count]
-            let n = ChartCanvas.n
+            let n = ChartCanvas.coordinate  // Short: it is in every attribute below.
             let body = "<line x1=\"\(n(centre))\" y1=\"\(n(y(group.minimum)))\" x2=\"\(n(centre))\" y2=\"\(n(y(group.maximum)))\" stroke=\"\(colour)\"/>"
                 + "<rect x=\"\(n(centre - half))\" y=\"\(n(y(group.upperQuartile)))\" width=\"\(n(2 * half))\" height=\"\(n(max(1, y(group.lowerQuartile) - y(group.upperQuartile))))\" fill=\"\(colour)\" fill-opacity=\"0.25\" stroke=\"\(colour)\"/>"
                 + "<line x1=\"\(n(centre - half))\" y1=\"\(n(y(group.median)))\" x2=\"\(n(centre + half))\" y2=\"\(n(y(group.median)))\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
@@ -72,9 +72,9 @@ public enum IntervalPlot {
         var canvas = ChartCanvas(width: 720, height: 70 + Double(max(1, rows.count)) * 28, left: 230)
         let scale = LogScale(spanning: rows.flatMap { [$0.low, $0.high] } + [0.5, 2])
         let x = { scale.position($0, from: canvas.left, to: canvas.right) }
-        canvas.horizontalAxis(ticks: scale.ticks.map { (x($0), ChartCanvas.n($0) + "x") }, caption: caption)
+        canvas.horizontalAxis(ticks: scale.ticks.map { (x($0), String(format: "%g", $0) + "x") }, caption: caption)
         canvas.line(x(1), canvas.top, x(1), canvas.bottom, colour: "#999999")
-        let n = ChartCanvas.n
+        let n = ChartCanvas.coordinate  // Short: it is in every attribute below.
         for (index, row) in rows.enumerated() {
             let y = canvas.top + 14 + Double(index) * 28
             canvas.label(row.label, x: canvas.left - 8, y: y + 4, anchor: "end")

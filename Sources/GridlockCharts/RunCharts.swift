@@ -11,10 +11,10 @@ public enum TimeSeriesChart {
         let y = { yScale.position($0, from: canvas.bottom, to: canvas.top) }
         canvas.verticalAxis(ticks: yScale.ticks.map { (y($0), AxisUnit.count.label($0)) }, caption: "jobs stored")
         canvas.horizontalAxis(ticks: xScale.ticks.map { (x($0), AxisUnit.seconds.label($0)) }, caption: "time since the batch's first job started")
-        let path = points.map { "\(ChartCanvas.n(x($0.seconds))),\(ChartCanvas.n(y(Double($0.stored))))" }.joined(separator: " ")
+        let path = points.map { "\(ChartCanvas.coordinate(x($0.seconds))),\(ChartCanvas.coordinate(y(Double($0.stored))))" }.joined(separator: " ")
         canvas.elements.append("<polyline points=\"\(path)\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\"/>")
         for point in points {
-            canvas.mark("<circle cx=\"\(ChartCanvas.n(x(point.seconds)))\" cy=\"\(ChartCanvas.n(y(Double(point.stored))))\" r=\"2\" fill=\"#1565c0\"/>",
+            canvas.mark("<circle cx=\"\(ChartCanvas.coordinate(x(point.seconds)))\" cy=\"\(ChartCanvas.coordinate(y(Double(point.stored))))\" r=\"2\" fill=\"#1565c0\"/>",
                         title: "\(point.stored) jobs stored after \(AxisUnit.seconds.label(point.seconds))")
         }
         return canvas.svg(chart: chart, title: title)
@@ -51,7 +51,7 @@ public enum WorkerTimeline {
         let scale = LinearScale(low: 0, high: lanes.flatMap { $0.spans.map(\.end) }.max() ?? 1)
         let x = { scale.position($0, from: canvas.left, to: canvas.right) }
         canvas.horizontalAxis(ticks: scale.ticks.map { (x($0), AxisUnit.seconds.label($0)) }, caption: "time since the batch's first job started")
-        let n = ChartCanvas.n
+        let n = ChartCanvas.coordinate  // Short: it is in every attribute below.
         for (index, lane) in lanes.enumerated() {
             let y = canvas.top + Double(index) * 20
             canvas.label(lane.worker, x: canvas.left - 8, y: y + 13, anchor: "end", size: 10)
@@ -95,12 +95,12 @@ public enum ScatterPlot {
         canvas.horizontalAxis(ticks: xScale.ticks(for: xUnit).map { (x($0), xUnit.label($0)) }, caption: xCaption)
         for point in points {
             let colour = ChartCanvas.palette[point.series % ChartCanvas.palette.count]
-            canvas.mark("<circle cx=\"\(ChartCanvas.n(x(point.x)))\" cy=\"\(ChartCanvas.n(y(point.y)))\" r=\"2.5\" fill=\"\(colour)\" fill-opacity=\"0.6\"/>",
+            canvas.mark("<circle cx=\"\(ChartCanvas.coordinate(x(point.x)))\" cy=\"\(ChartCanvas.coordinate(y(point.y)))\" r=\"2.5\" fill=\"\(colour)\" fill-opacity=\"0.6\"/>",
                         title: "\(series.indices.contains(point.series) ? series[point.series] : ""): \(xUnit.label(point.x)), \(yUnit.label(point.y))")
         }
         for (index, name) in series.enumerated() {
             let colour = ChartCanvas.palette[index % ChartCanvas.palette.count]
-            canvas.elements.append("<circle cx=\"\(ChartCanvas.n(canvas.left + 12))\" cy=\"\(ChartCanvas.n(canvas.top + 8 + Double(index) * 14))\" r=\"4\" fill=\"\(colour)\"/>")
+            canvas.elements.append("<circle cx=\"\(ChartCanvas.coordinate(canvas.left + 12))\" cy=\"\(ChartCanvas.coordinate(canvas.top + 8 + Double(index) * 14))\" r=\"4\" fill=\"\(colour)\"/>")
             canvas.label(name, x: canvas.left + 20, y: canvas.top + 12 + Double(index) * 14, anchor: "start", size: 10)
         }
         return canvas.svg(chart: chart, title: title)

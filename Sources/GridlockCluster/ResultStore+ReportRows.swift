@@ -26,6 +26,9 @@ public struct ReportRow: Sendable, Hashable {
     /// When the sink stored it, in seconds since 1970.
     public var storedAt: Double
 
+    /// Store times a row can have: from 1970 to about the year 5000.
+    public static let plausibleStoredAt = 0.0...1e11
+
     /// Whether the answer disagrees with the input's (the tables' `wrong`).
     public var isWrong: Bool {
         guard let expectedMoves, status.isAnswer else { return false }
@@ -74,7 +77,11 @@ extension ResultStore {
                 arguments: arguments)
             var unreadable = 0
             while let row = try cursor.next() {
-                guard let decoded = try? ReportRow(row), JobSummary.plausibleSeconds.contains(decoded.seconds) else {
+                // Times out of range (another program's rows) would make the charts' axes
+                // infinite: such a row is counted, never drawn.
+                guard let decoded = try? ReportRow(row), JobSummary.plausibleSeconds.contains(decoded.seconds),
+                      ReportRow.plausibleStoredAt.contains(decoded.storedAt)
+                else {
                     unreadable += 1
                     continue
                 }

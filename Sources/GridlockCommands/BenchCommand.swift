@@ -121,6 +121,9 @@ struct BenchCommand: ParsableCommand {
         case .json: print(BenchTables.tables(summaries, sources: sources).json)
         case .jsonl: print(BenchTables.tables(summaries, sources: sources).jsonLines)
         }
+        for summary in summaries where !summary.ranInstead.isEmpty {
+            StandardError.write("bench: \(summary.label): \(summary.solver) fell back to another solver, whose times its row shows\n")
+        }
         if invalid > 0 { StandardError.write("bench: skipped \(invalid) puzzles that are unreadable or that \(solvers[0]) does not solve (see gridlock solve)\n") }
         if summaries.contains(where: { $0.wrong > 0 }) {
             StandardError.write("bench: some results were WRONG (column 'wrong'): run gridlock solve on the file\n")
@@ -159,7 +162,8 @@ enum BenchTables {
             let interval = summary.standardDeviation.flatMap { ConfidenceInterval.ofMean(count: summary.count, mean: summary.mean, standardDeviation: $0) }
             let states = summary.storesStates
             return [
-                .text(summary.solver), .integer(summary.count), .real(summary.count > 0 ? summary.quantile(0) : nil),
+                .text(summary.solver), .text(summary.ranInstead.isEmpty ? nil : summary.ranInstead.keys.sorted().joined(separator: ",")),
+                .integer(summary.count), .real(summary.count > 0 ? summary.quantile(0) : nil),
                 .real(summary.count > 0 ? summary.mean : nil), .real(interval?.lowerBound), .real(interval?.upperBound),
                 .real(summary.count > 0 ? summary.quantile(0.5) : nil), .real(summary.count > 0 ? summary.quantile(0.95) : nil),
                 .real(summary.count > 0 ? summary.quantile(1) : nil), .real(summary.standardDeviation),
@@ -177,7 +181,7 @@ enum BenchTables {
         }
         return NumericTables(tables: [
             (Table.solvers.rawValue, [
-                "solver", "timed", "min_seconds", "mean_seconds", "mean_ci95_low_seconds", "mean_ci95_high_seconds", "median_seconds",
+                "solver", "ran_instead", "timed", "min_seconds", "mean_seconds", "mean_ci95_low_seconds", "mean_ci95_high_seconds", "median_seconds",
                 "p95_seconds", "max_seconds", "stddev_seconds", "puzzles_per_second", "states_per_second", "bytes_per_state",
                 "max_memory_bytes", "wrong", "cutoff", "time_vs_first", "time_vs_first_ci95_low", "time_vs_first_ci95_high", "pairs",
             ], solverRows),

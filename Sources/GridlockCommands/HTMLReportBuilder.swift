@@ -11,9 +11,11 @@ enum HTMLReportBuilder {
         var skipped: [UndecodableRow] = []
         try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
         undecodable += skipped
-        var fold = ReportFold()
-        try store.forEachReportRow(batch: batch) { fold.add($0) }
         let environment = try store.batches().filter { batch == nil || $0.id == batch }
+        // The batches started last (ISO 8601 times sort as text) go on the time axes.
+        let recent = Set(environment.sorted { $0.started < $1.started }.suffix(ReportFold.recentBatchCount).map(\.id))
+        var fold = ReportFold(recentBatches: recent)
+        let unreadable = try store.forEachReportRow(batch: batch) { fold.add($0) }
         var tables = [
             HTMLReport.Table(caption: "Per kind, solver and band", columns: BatchReport.columns, rows: report.rows),
             HTMLReport.Table(caption: "Throughput", columns: BatchReport.throughputColumns, rows: report.throughputRows),
@@ -28,6 +30,10 @@ enum HTMLReportBuilder {
             "batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)".printable
         }
         let name = URL(fileURLWithPath: path).lastPathComponent
-        return HTMLReport(heading: "Gridlock report: \(name)\(batch.map { ", batch \($0)" } ?? "")".printable, batches: lines, tables: tables, fold: fold).html()
+        let notes = unreadable == 0 ? [] : ["\(unreadable) stored rows could not be read (a kind, status or time no run of Gridlock stores) and are not drawn."]
+        return HTMLReport(
+            heading: "Gridlock report: \(name)\(batch.map { ", batch \($0)" } ?? "")".printable, batches: lines, tables: tables, fold: fold,
+            players: PuzzlePlayers.players(for: fold.listedRows), notes: notes
+        ).html()
     }
 }

@@ -57,14 +57,14 @@ struct KeyCommand: ParsableCommand {
         commandName: "key",
         abstract: "Make a new random shared cluster key, for --key-file: printed, or written to a new file (mode 600).",
         discussion: """
-            The coordinator, the sink and the workers of one cluster read the same key file; \\
-            with it, only they can speak for each other, the coordinator hands jobs only to \\
-            workers that hold the key, and the sink stores a result only for a job the \\
-            coordinator handed out. Frames are tagged, not encrypted: across networks you do \\
-            not trust, use `gridlock keys generate` (CURVE) instead. `gridlock batch` makes its \\
+            The coordinator, the sink and the workers of one cluster read the same key file; \
+            with it, only they can speak for each other, the coordinator hands jobs only to \
+            workers that hold the key, and the sink stores a result only for a job the \
+            coordinator handed out. Frames are tagged, not encrypted: across networks you do \
+            not trust, use `gridlock keys generate` (CURVE) instead. `gridlock batch` makes its \
             own key for each run and gives it to its workers.
 
-            With FILE, the key is written there, readable by its owner only (mode 600); an \\
+            With FILE, the key is written there, readable by its owner only (mode 600); an \
             existing file is never overwritten.
 
             Example:

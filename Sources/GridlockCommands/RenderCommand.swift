@@ -86,6 +86,9 @@ struct RenderCommand: ParsableCommand {
         if let output, format == nil, Self.format(ofPath: output) == nil {
             throw ValidationError("cannot tell the format of \(output) from its extension: name a .svg or .png file, or pass --format")
         }
+        if output == nil, format == .png, isatty(STDOUT_FILENO) == 1 {
+            throw ValidationError("a PNG would garble the terminal: name a file with -o, or redirect standard output")
+        }
     }
 
     static func format(ofPath path: String) -> Format? {
@@ -132,7 +135,7 @@ struct RenderCommand: ParsableCommand {
     private func chosenRecord() throws -> (PuzzleRecord, String) {
         let inputs = try PuzzleInput.read([puzzle])
         let records = PuzzleInput.records(inputs, kind: reading.puzzleKind)
-        guard !records.isEmpty else { throw ValidationError("no puzzle in \(inputs.first?.name ?? puzzle)") }
+        guard !records.isEmpty else { throw RenderFailure("no puzzle in \(inputs.first?.name ?? puzzle)", exitCode: 1) }
         if let line {
             guard let found = records.first(where: { $0.record.lines.contains { $0.number == line } }) else {
                 throw ValidationError("no puzzle on line \(line) of \(inputs[0].name) (its puzzles start on lines \(records.prefix(8).map { String($0.record.firstLine) }.joined(separator: ", "))\(records.count > 8 ? ", ..." : ""))")
@@ -170,14 +173,15 @@ struct RenderCommand: ParsableCommand {
 
     private func write(_ bytes: [UInt8], as format: Format) throws {
         guard let output else {
-            if format == .png, isatty(STDOUT_FILENO) == 1 {
-                throw ValidationError("a PNG would garble the terminal: name a file with -o, or redirect standard output")
-            }
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+            // A new file or a regular one is replaced whole (never left half written); a device
+            // or a pipe (-o /dev/stdout) is written to as it is.
+            let attributes = try? FileManager.default.attributesOfItem(atPath: output)
+            let regular = attributes.map { ($0[.type] as? FileAttributeType) == .typeRegular } ?? true
+            try Data(bytes).write(to: URL(fileURLWithPath: output), options: regular ? .atomic : [])
         } catch {
             throw RenderFailure("cannot write \(output): \((error as NSError).localizedDescription)", exitCode: 1)
         }

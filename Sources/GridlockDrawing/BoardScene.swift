@@ -18,6 +18,26 @@ public enum BoardScene {
         Colour(0xC6, 0x28, 0x28), Colour(0x15, 0x65, 0xC0), Colour(0x2E, 0x7D, 0x32), Colour(0xEF, 0x6C, 0x00),
         Colour(0x6A, 0x1B, 0x9A), Colour(0x00, 0x83, 0x8F), Colour(0xAD, 0x14, 0x57), Colour(0x5D, 0x40, 0x37),
     ]
+    /// Colour `index` of a tilt puzzle: the palette, then hues a golden angle apart, so that no
+    /// two colours of one board look alike (a board may have dozens).
+    static func colour(_ index: Int) -> Colour {
+        if index < palette.count { return palette[index] }
+        let hue = (Double(index - palette.count) * 137.508).truncatingRemainder(dividingBy: 360)
+        // HSV with saturation 0.75 and value 0.75, to RGB.
+        let value = 0.75, chroma = 0.75 * 0.75
+        let x = chroma * (1 - abs((hue / 60).truncatingRemainder(dividingBy: 2) - 1))
+        let (r, g, b): (Double, Double, Double) = switch Int(hue / 60) {
+        case 0: (chroma, x, 0)
+        case 1: (x, chroma, 0)
+        case 2: (0, chroma, x)
+        case 3: (0, x, chroma)
+        case 4: (x, 0, chroma)
+        default: (chroma, 0, x)
+        }
+        let base = value - chroma
+        return Colour(UInt8((r + base) * 255), UInt8((g + base) * 255), UInt8((b + base) * 255))
+    }
+
     static let cell = 64.0
     static let frame = 24.0
 
@@ -140,7 +160,7 @@ public enum BoardScene {
         }
         var pieces: [(mask: UInt64, colour: Colour, name: String)] = [(state.plain, plainWood, "plain")]
         for (index, mask) in state.colours.enumerated() {
-            pieces.append((mask, palette[index % palette.count], String(puzzle.colourNames[index])))
+            pieces.append((mask, colour(index), String(puzzle.colourNames[index])))
         }
         for piece in pieces {
             for row in 0..<puzzle.height {

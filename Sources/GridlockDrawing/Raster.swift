@@ -29,9 +29,10 @@ public struct Raster: Sendable {
         guard coverage > 0 else { return }
         let at = index * 4
         let keep = 1 - min(1, coverage)
-        for (offset, value) in [colour.red, colour.green, colour.blue].enumerated() {
-            pixels[at + offset] = UInt8((Double(pixels[at + offset]) * keep + Double(value) * (1 - keep)).rounded())
-        }
+        func blend(_ old: UInt8, _ new: UInt8) -> UInt8 { UInt8((Double(old) * keep + Double(new) * (1 - keep)).rounded()) }
+        pixels[at] = blend(pixels[at], colour.red)
+        pixels[at + 1] = blend(pixels[at + 1], colour.green)
+        pixels[at + 2] = blend(pixels[at + 2], colour.blue)
         pixels[at + 3] = 255
     }
 

@@ -73,8 +73,9 @@ public enum SVGWriter {
     /// A coordinate with at most two decimals, and no "-0".
     public static func number(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
-        return String(rounded)
+        // Whole numbers print as integers while they fit one; others (huge, NaN) as they are.
+        if let whole = Int(exactly: rounded) { return String(whole) }
+        return rounded.isFinite ? String(rounded) : "0"
     }
 
     public static func escaped(_ text: String) -> String {

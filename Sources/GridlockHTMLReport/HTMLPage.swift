@@ -31,15 +31,18 @@ public struct HTMLReport {
     public var batches: [String]
     public var tables: [Table]
     public var fold: ReportFold
-    /// Seconds the listed puzzles may take to solve again, each and in all.
-    public var replaySeconds = 2.0
-    public var replayBudget = 30.0
+    /// The players of `fold.listedRows`, in that order.
+    public var players: [PuzzlePlayer]
+    /// What the page says it left out (rows it could not read, caps).
+    public var notes: [String]
 
-    public init(heading: String, batches: [String], tables: [Table], fold: ReportFold) {
+    public init(heading: String, batches: [String], tables: [Table], fold: ReportFold, players: [PuzzlePlayer], notes: [String] = []) {
         self.heading = heading
         self.batches = batches
         self.tables = tables
         self.fold = fold
+        self.players = players
+        self.notes = notes
     }
 
     static func escaped(_ text: String) -> String { SVGWriter.escaped(text) }
@@ -47,6 +50,7 @@ public struct HTMLReport {
     public func html() -> String {
         var body: [String] = ["<h1>\(Self.escaped(heading))</h1>"]
         body += batches.map { "<p class=\"meta\">\(Self.escaped($0))</p>" }
+        body += (notes + fold.omissions).map { "<p class=\"note\">\(Self.escaped($0))</p>" }
         body.append("<section id=\"tables\"><h2>Tables</h2>")
         for table in tables { body.append(Self.table(table)) }
         body.append("</section>")
@@ -90,7 +94,7 @@ public struct HTMLReport {
         parts.append(ratios.isEmpty ? "<p class=\"empty\">No puzzle was solved by two solvers of its kind.</p>"
             : IntervalPlot.svg(ratios, chart: "ratios", title: "Paired time ratios", caption: "time ratio (log scale)"))
         for (index, batch) in fold.timedBatches.enumerated() {
-            parts.append("<h2>Batch \(Self.escaped(batch.batch))</h2>")
+            parts.append("<h2>Batch \(Self.shown(batch.batch))</h2>")
             parts.append(TimeSeriesChart.svg(batch.stored, chart: "stored-\(index)", title: "Jobs stored over time, batch \(batch.batch)"))
             parts.append("<p class=\"note\">Each worker's jobs, from when it started each (stored time less its solve time) to when it was stored; the black tick is its last. A lane that ends late is a straggler.</p>")
             parts.append(WorkerTimeline.svg(batch.lanes, chart: "workers-\(index)", title: "Worker timeline, batch \(batch.batch)"))
@@ -106,16 +110,9 @@ public struct HTMLReport {
 
     func puzzles() -> String {
         var parts = ["<section id=\"puzzles\"><h2>Puzzles</h2><div class=\"lists\">"]
-        var listed: [ReportRow] = []
         var numbers: [String: Int] = [:]
-        let lists: [(id: String, caption: String, rows: [ReportRow], detail: (ReportRow) -> String)] = [
-            ("kinds", "One of each kind", fold.examples, { "\($0.kind.rawValue), \($0.moves.map { "\($0) moves" } ?? "solved")" }),
-            ("slowest", "Slowest", fold.slowest, { AxisUnit.seconds.label($0.seconds) }),
-            ("hardest", "Most moves", fold.hardest, { "\($0.moves ?? 0) moves" }),
-            ("failed", "Failed or unreadable", fold.failed, { $0.status.rawValue }),
-            ("wrong", "Wrong answers", fold.wrong, { "\($0.moves.map(String.init) ?? "none") moves, expected \($0.expectedMoves.map(String.init) ?? "?")" }),
-        ]
-        for list in lists {
+        for (number, row) in fold.listedRows.enumerated() { numbers["\(row.batch)\u{0}\(row.job)"] = number }
+        for list in fold.puzzleLists {
             parts.append("<div class=\"list\"><h3>\(list.caption)</h3>")
             guard !list.rows.isEmpty else {
                 parts.append("<p class=\"empty\">None.</p></div>")
@@ -123,13 +120,8 @@ public struct HTMLReport {
             }
             parts.append("<ol id=\"\(list.id)\">")
             for row in list.rows {
-                let key = "\(row.batch)\u{0}\(row.job)"
-                let number = numbers[key] ?? {
-                    listed.append(row)
-                    numbers[key] = listed.count - 1
-                    return listed.count - 1
-                }()
-                parts.append("<li><a href=\"#player\" class=\"puzzle\" data-puzzle=\"\(number)\" data-kind=\"\(row.kind.rawValue)\">\(Self.escaped(row.source)) [\(Self.escaped(row.solver))] \(Self.escaped(list.detail(row)))</a></li>")
+                let number = numbers["\(row.batch)\u{0}\(row.job)"]!
+                parts.append("<li><a href=\"#player\" class=\"puzzle\" data-puzzle=\"\(number)\" data-kind=\"\(row.kind.rawValue)\">\(Self.shown(row.source)) [\(Self.shown(row.solver))] \(Self.shown(list.detail(row)))</a></li>")
             }
             parts.append("</ol></div>")
         }
@@ -144,16 +136,8 @@ public struct HTMLReport {
             </div>
             """)
         let encoder = JSONEncoder()
-        var spent = 0.0
-        let clock = ContinuousClock()
-        for (number, row) in listed.enumerated() {
-            let started = clock.now
-            let player = spent < replayBudget
-                ? PuzzlePlayers.player(for: row, seconds: replaySeconds)
-                : PuzzlePlayer(title: row.source, lines: [], frames: [], moves: [], note: "not replayed: the report's time for replays was spent")
-            let took = started.duration(to: clock.now).components
-            spent += Double(took.seconds) + Double(took.attoseconds) * 1e-18
-            // No "<" at all inside the element (JSON's \u003c reads back the same): neither a
+        for (number, player) in players.enumerated() {
+            // No "<" at all inside the element (JSON's \\u003c reads back the same): neither a
             // "</script>" nor a "<!--" from a puzzle's source can change how the page parses.
             let json = (try? encoder.encode(player)).map {
                 String(decoding: $0, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
@@ -162,6 +146,13 @@ public struct HTMLReport {
         }
         parts.append("</section>")
         return parts.joined(separator: "\n")
+    }
+
+    /// Text from the database as the page shows it: control characters escaped, at most 200
+    /// characters (a 100 MB source must not make a 100 MB page).
+    static func shown(_ text: String) -> String {
+        let printable = text.printable
+        return escaped(printable.count > 200 ? printable.prefix(200) + "…" : printable)
     }
 
     static let style = """

@@ -38,9 +38,34 @@ public enum PuzzlePlayers {
         return fallback == "idastar-pdb" ? "idastar" : fallback
     }
 
-    /// The player of one row, solving within `seconds`.
+    /// The longest puzzle text replayed: any real board is far shorter.
+    static let maximumPuzzleBytes = 8_192
+
+    /// The players of `rows`, each solving within `secondsEach`, until `budget` seconds are
+    /// spent; the rest show a note.
+    public static func players(for rows: [ReportRow], secondsEach: Double = 2, budget: Double = 30) -> [PuzzlePlayer] {
+        let clock = ContinuousClock()
+        let started = clock.now
+        return rows.map { row in
+            guard started.duration(to: clock.now) < .seconds(budget) else {
+                return PuzzlePlayer(title: title(of: row), lines: [], frames: [], moves: [], note: "not replayed: the report's time for replays was spent")
+            }
+            return player(for: row, seconds: secondsEach)
+        }
+    }
+
+    static func title(of row: ReportRow) -> String {
+        let text = "\(row.source) [\(row.solver)] \(row.status.rawValue)\(row.moves.map { ", \($0) moves" } ?? "")".printable
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+
+    /// The player of one row. Only a solved job is solved again (within `seconds`): a failed
+    /// one may be the poison job that crashed its workers, so it shows its start only.
     public static func player(for row: ReportRow, seconds: Double) -> PuzzlePlayer {
-        let title = "\(row.source) [\(row.solver)] \(row.status.rawValue)\(row.moves.map { ", \($0) moves" } ?? "")"
+        let title = title(of: row)
+        guard row.puzzle.utf8.count <= maximumPuzzleBytes else {
+            return PuzzlePlayer(title: title, lines: [], frames: [], moves: [], note: "the puzzle is \(row.puzzle.utf8.count) bytes long: not drawn")
+        }
         let puzzle: ParsedPuzzle
         do {
             puzzle = try ParsedPuzzle.parse(row.puzzle, kind: row.kind)
@@ -48,22 +73,31 @@ public enum PuzzlePlayers {
             return PuzzlePlayer(title: title, lines: [], frames: [], moves: [], note: "the puzzle cannot be read: \(error.description)")
         }
         let solver = replaySolver(for: row, puzzle: puzzle)
-        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
-        let result = puzzle.solve(with: solver, options: SolveOptions { ContinuousClock.now >= deadline })
-        var note = ""
+        var notes: [String] = []
+        var result: SolveResult?
+        if row.status == .solved {
+            let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+            result = puzzle.solve(with: solver, options: SolveOptions { ContinuousClock.now >= deadline })
+        } else {
+            notes.append("a \(row.status.rawValue) job is not solved again: its start is shown")
+        }
         var steps = BoardFrame.steps(of: puzzle, result: result)
-        if result?.status != .solved {
-            note = "replayed with \(solver): \(result?.status.rawValue ?? "no solver"), so only the start is shown"
+        if let result, result.status != .solved {
+            notes.append("replayed with \(solver): \(result.status.rawValue), so only the start is shown")
         } else if let result, puzzle.validationFailure(of: result) != nil {
-            note = "the replay's solution failed validation, so only the start is shown"
+            notes.append("the replay's solution failed validation, so only the start is shown")
             steps = Array(steps.prefix(1))
-        } else if solver != row.solver {
-            note = "replayed with \(solver) (an optimal solution like the stored one)"
+        } else if let result {
+            if solver != row.solver { notes.append("replayed with \(solver) (an optimal solution like the stored one)") }
+            if let stored = row.moves, let replayed = result.moves, stored != replayed {
+                notes.append("the replay took \(replayed) moves where the stored answer has \(stored)")
+            }
         }
         if steps.count > maximumSteps {
-            note = "\(steps.count - 1) steps: the first \(maximumSteps - 1) are shown"
+            notes.append("\(steps.count - 1) steps: the first \(maximumSteps - 1) are shown")
             steps = Array(steps.prefix(maximumSteps))
         }
+        let note = notes.joined(separator: "; ")
         var moves = ["start"]
         if let result, result.status == .solved {
             moves += result.solvedPosition == nil ? result.solution.map(\.text) : (1..<max(1, steps.count)).map { "cell \($0)" }

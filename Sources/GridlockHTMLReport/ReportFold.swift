@@ -13,11 +13,16 @@ public struct ReportFold {
     public static let listLength = 20
     public static let scatterPoints = 1_500
     /// Up to this many jobs a batch, its charts draw one mark a job; above, groups of them.
-    public static let marksPerJob = 2_000
+    public static let jobsDrawnOneByOne = 2_000
     /// Puzzles whose times are kept for pairing.
-    public static let pairedPuzzles = 500_000
+    public static let pairedPuzzles = 200_000
     /// Batches drawn on a time axis (the most recent).
-    public static let timedBatches = 5
+    public static let recentBatchCount = 5
+    /// Groups (kind, solver, band) and solvers per kind drawn, and worker lanes per batch: a
+    /// database with a million solver or worker names (another program's) stays readable.
+    public static let maximumGroups = 64
+    public static let maximumSolversPerKind = 16
+    public static let maximumLanes = 64
 
     struct GroupKey: Hashable {
         var kind: PuzzleKind
@@ -25,21 +30,28 @@ public struct ReportFold {
         var band: String
     }
 
+    /// A puzzle of a batch: its place and a hash of its text (the text itself, kept for
+    /// 200,000 puzzles, could be gigabytes).
     struct PairKey: Hashable {
         var batch: String
         var kind: PuzzleKind
         var source: String
-        var puzzle: String
+        var puzzle: Int
     }
 
     private var groupOrder: [GroupKey] = []
     private var groups: [GroupKey: Histogram<UInt64>] = [:]
     private var solverOrder: [PuzzleKind: [String]] = [:]
     private var paired: [PairKey: [String: Double]] = [:]
+    /// The keys in the order met: the bootstrap must see the pairs in the same order every run.
+    private var pairOrder: [PairKey] = []
     private(set) var pairingCapped = false
-    /// Per batch: (stored at, seconds, worker) of every job, in job order.
+    private(set) var groupsCapped = 0
+    /// Per recent batch: (stored at, seconds, worker) of every job, in job order.
     private var runs: [String: [(storedAt: Double, seconds: Double, worker: String)]] = [:]
     private var batchOrder: [String] = []
+    /// The batches drawn on a time axis; nil: the last met.
+    private let recentBatches: Set<String>?
     private var sample: [ScatterPlot.Point] = []
     private var sampled = 0
     private var random = SplitMix64(seed: 20_261_125)
@@ -51,30 +63,46 @@ public struct ReportFold {
     private(set) var examples: [ReportRow] = []
     public private(set) var rows = 0
 
-    public init() {}
+    /// `recentBatches`: the batches to draw on a time axis (the most recently started).
+    public init(recentBatches: Set<String>? = nil) {
+        self.recentBatches = recentBatches
+    }
 
     public mutating func add(_ row: ReportRow) {
         rows += 1
-        if runs[row.batch] == nil { batchOrder.append(row.batch) }
-        runs[row.batch, default: []].append((row.storedAt, row.seconds, row.worker))
+        if recentBatches?.contains(row.batch) ?? true {
+            if runs[row.batch] == nil { batchOrder.append(row.batch) }
+            runs[row.batch, default: []].append((row.storedAt, row.seconds, row.worker))
+        }
         if !row.status.ranSolver {
             if failed.count < Self.listLength { failed.append(row) }
             return
         }
         if row.isWrong, wrong.count < Self.listLength { wrong.append(row) }
         if row.status == .solved, !examples.contains(where: { $0.kind == row.kind }) { examples.append(row) }
-        if !(solverOrder[row.kind]?.contains(row.solver) ?? false) { solverOrder[row.kind, default: []].append(row.solver) }
+        let solvers = solverOrder[row.kind, default: []]
+        if !solvers.contains(row.solver), solvers.count < Self.maximumSolversPerKind { solverOrder[row.kind, default: []].append(row.solver) }
         let key = GroupKey(kind: row.kind, solver: row.solver, band: BatchReport.band(moves: row.moves, expectedMoves: row.expectedMoves, status: row.status, kind: row.kind, examined: row.examined))
-        if groups[key] == nil {
+        if groups[key] == nil, groupOrder.count < Self.maximumGroups, solverOrder[row.kind]?.contains(row.solver) ?? false {
             groupOrder.append(key)
             groups[key] = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         }
-        _ = groups[key]!.record(UInt64((row.seconds * 1e6).rounded()))
-        let pair = PairKey(batch: row.batch, kind: row.kind, source: row.source, puzzle: row.puzzle)
-        if paired[pair] != nil || paired.count < Self.pairedPuzzles {
-            paired[pair, default: [:]][row.solver] = row.seconds
+        if groups[key] != nil {
+            _ = groups[key]!.record(UInt64((row.seconds * 1e6).rounded()))
         } else {
-            pairingCapped = true
+            groupsCapped += 1
+        }
+        // Only right answers pair: a cut-off's time is its limit, not the solver's speed.
+        if row.status == .solved, !row.isWrong {
+            let pair = PairKey(batch: row.batch, kind: row.kind, source: row.source, puzzle: row.puzzle.hashValue)
+            if paired[pair] != nil {
+                paired[pair]![row.solver] = row.seconds
+            } else if paired.count < Self.pairedPuzzles {
+                paired[pair] = [row.solver: row.seconds]
+                pairOrder.append(pair)
+            } else {
+                pairingCapped = true
+            }
         }
         if row.statesStored > 0, row.memoryBytes > 0 {
             // A reservoir: every such job equally likely to be drawn, whatever the batch's size.
@@ -99,10 +127,15 @@ public struct ReportFold {
         if list.count > listLength { list.removeLast() }
     }
 
-    /// Every solver met, in order, for the scatter plot's colours.
+    /// Every solver met, in order, for the scatter plot's colours (the sixteenth and later
+    /// share the last name, "other").
     private var seriesNames: [String] = []
     private mutating func seriesIndex(_ solver: String) -> Int {
         if let index = seriesNames.firstIndex(of: solver) { return index }
+        guard seriesNames.count < Self.maximumSolversPerKind else {
+            if seriesNames.last != "other" { seriesNames.append("other") }
+            return seriesNames.count - 1
+        }
         seriesNames.append(solver)
         return seriesNames.count - 1
     }
@@ -139,8 +172,8 @@ public struct ReportFold {
             guard let solvers = solverOrder[kind], let baseline = solvers.first else { continue }
             for solver in solvers.dropFirst() {
                 var base: [Double] = [], other: [Double] = []
-                for (key, times) in paired where key.kind == kind {
-                    guard let first = times[baseline], let second = times[solver] else { continue }
+                for key in pairOrder where key.kind == kind {
+                    guard let times = paired[key], let first = times[baseline], let second = times[solver] else { continue }
                     base.append(first)
                     other.append(second)
                 }
@@ -152,45 +185,84 @@ public struct ReportFold {
     }
 
     /// The most recent batches, with their points of jobs stored over time and their workers'
-    /// spans.
+    /// spans (one a job up to `jobsDrawnOneByOne` jobs, else one per worker and sixtieth of the
+    /// run), the first `maximumLanes` workers by name and the rest in one lane.
     public var timedBatches: [(batch: String, stored: [(seconds: Double, stored: Int)], lanes: [WorkerTimeline.Lane])] {
-        batchOrder.suffix(Self.timedBatches).map { batch in
+        batchOrder.suffix(Self.recentBatchCount).map { batch in
             let jobs = runs[batch]!
             let start = jobs.map { $0.storedAt - $0.seconds }.min() ?? 0
             let times = jobs.map(\.storedAt).sorted()
             var stored: [(Double, Int)] = []
-            if times.count <= Self.marksPerJob {
+            if times.count <= Self.jobsDrawnOneByOne {
                 stored = times.enumerated().map { ($0.element - start, $0.offset + 1) }
             } else {
                 let step = times.count / 200 + 1
                 stored = stride(from: step - 1, to: times.count, by: step).map { (times[$0] - start, $0 + 1) }
                 if stored.last?.1 != times.count { stored.append((times.last! - start, times.count)) }
             }
-            var workers: [String] = []
+            let names = Set(jobs.map(\.worker)).sorted()
+            let shown = Set(names.prefix(Self.maximumLanes))
+            let othersLane = names.count > Self.maximumLanes ? "\(names.count - Self.maximumLanes) other workers" : nil
+            let slices = 60.0
+            let bucket = max(((times.last ?? start) - start) / slices, 1e-9)
             var spans: [String: [WorkerTimeline.Span]] = [:]
-            let end = (times.last ?? start) - start
-            let bucket = max(end / 60, 1e-9)
+            var sliceIndex: [String: [Int: Int]] = [:]
             for job in jobs {
-                if spans[job.worker] == nil { workers.append(job.worker) }
+                let lane = shown.contains(job.worker) ? job.worker : othersLane!
                 let span = WorkerTimeline.Span(start: max(0, job.storedAt - job.seconds - start), end: job.storedAt - start, jobs: 1)
-                if jobs.count <= Self.marksPerJob {
-                    spans[job.worker, default: []].append(span)
+                guard jobs.count > Self.jobsDrawnOneByOne else {
+                    spans[lane, default: []].append(span)
+                    continue
+                }
+                // Grouped: one span per lane and slice of the run it finished jobs in.
+                let slice = Int(min(slices, max(0, span.end / bucket)))
+                if let index = sliceIndex[lane]?[slice] {
+                    spans[lane]![index].jobs += 1
+                    spans[lane]![index].end = max(spans[lane]![index].end, span.end)
                 } else {
-                    // Grouped: one span per worker and slice of time it finished jobs in.
-                    let slice = Double(Int(span.end / bucket))
-                    var list = spans[job.worker, default: []]
-                    if let index = list.firstIndex(where: { $0.start == slice * bucket }) {
-                        list[index].jobs += 1
-                        list[index].end = max(list[index].end, span.end)
-                    } else {
-                        list.append(WorkerTimeline.Span(start: slice * bucket, end: max(span.end, slice * bucket), jobs: 1))
-                    }
-                    spans[job.worker] = list
+                    spans[lane, default: []].append(WorkerTimeline.Span(start: Double(slice) * bucket, end: max(span.end, Double(slice) * bucket), jobs: 1))
+                    sliceIndex[lane, default: [:]][slice] = spans[lane]!.count - 1
                 }
             }
-            return (batch, stored, workers.sorted().map { WorkerTimeline.Lane(worker: $0, spans: spans[$0]!) })
+            let lanes = (names.prefix(Self.maximumLanes) + (othersLane.map { [$0] } ?? [])).map { WorkerTimeline.Lane(worker: $0, spans: spans[$0] ?? []) }
+            return (batch, stored, lanes)
         }
     }
 
+    /// What the page must say it left out.
+    public var omissions: [String] {
+        var notes: [String] = []
+        if pairingCapped { notes.append("Ratios use the first \(Self.pairedPuzzles.formatted()) puzzles of the database.") }
+        if groupsCapped > 0 { notes.append("\(groupsCapped) jobs of groups past the first \(Self.maximumGroups) (or of solvers past the first \(Self.maximumSolversPerKind) of a kind) are not drawn.") }
+        return notes
+    }
+
     public var scatter: (points: [ScatterPlot.Point], series: [String]) { (sample, seriesNames) }
+
+    /// One list of the puzzle browser.
+    public struct PuzzleList {
+        public let id: String
+        public let caption: String
+        public let rows: [ReportRow]
+        /// What the list says of each row after its source and solver.
+        public let detail: (ReportRow) -> String
+    }
+
+    public var puzzleLists: [PuzzleList] {
+        [
+            PuzzleList(id: "kinds", caption: "One of each kind", rows: examples) { "\($0.kind.rawValue), \($0.moves.map { "\($0) moves" } ?? "solved")" },
+            PuzzleList(id: "slowest", caption: "Slowest", rows: slowest) { AxisUnit.seconds.label($0.seconds) },
+            PuzzleList(id: "hardest", caption: "Most moves", rows: hardest) { "\($0.moves ?? 0) moves" },
+            PuzzleList(id: "failed", caption: "Failed or unreadable", rows: failed) { $0.status.rawValue },
+            PuzzleList(id: "wrong", caption: "Wrong answers", rows: wrong) {
+                "\($0.moves.map(String.init) ?? "none") moves, expected \($0.expectedMoves.map(String.init) ?? "?")"
+            },
+        ]
+    }
+
+    /// Every listed job once, in the order the lists show them: player `n` is `listedRows[n]`'s.
+    public var listedRows: [ReportRow] {
+        var seen: Set<String> = []
+        return puzzleLists.flatMap(\.rows).filter { seen.insert("\($0.batch)\u{0}\($0.job)").inserted }
+    }
 }

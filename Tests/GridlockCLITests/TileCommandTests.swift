@@ -11,6 +11,23 @@ struct TileCommandTests {
         }
     }
 
+    @Test("a solver that falls back says which one ran: solve names both, bench's row and CSV too")
+    func fallbackNamesTheSolverThatRan() throws {
+        let solve = try GridlockBinary.run(["solve", "8 6 7 2 5 4 3 0 1", "--solver", "idastar-pdb"])
+        #expect(solve.stdout.contains("· idastar-pdb (ran idastar-md): solved in 31 moves"), "\(solve.stdout)")
+        let json = try Self.objects(try GridlockBinary.run(["solve", "8 6 7 2 5 4 3 0 1", "--solver", "idastar-pdb", "--format", "json"]).stdout)
+        #expect(json.first?["solver"] as? String == "idastar-pdb" && json.first?["solvedBy"] as? String == "idastar-md")
+        // On 4x4 the tables are its own: no fallback named.
+        let own = try GridlockBinary.run(["solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "--solver", "idastar-pdb"])
+        #expect(own.stdout.contains("· idastar-pdb: solved in 1 move"), "\(own.stdout)")
+        let bench = try GridlockBinary.run(["bench", "-", "--solver", "idastar-pdb,idastar-md"], stdin: "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 0 7 8\n")
+        #expect(bench.stdout.contains("idastar-pdb (ran idastar-md)") && bench.stderr.contains("fell back"), "\(bench.stdout)\(bench.stderr)")
+        let csv = try GridlockBinary.run(["bench", "-", "--solver", "idastar-pdb,idastar-md", "--format", "csv"], stdin: "8 6 7 2 5 4 3 0 1\n")
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("solver,ran_instead,") == true && lines.dropFirst().first?.hasPrefix("idastar-pdb,idastar-md,") == true
+                && lines.dropFirst(2).first?.hasPrefix("idastar-md,,") == true, "\(csv.stdout)")
+    }
+
     @Test("a line of numbers is a tile board; JSON has the shared keys and the iterations' bounds")
     func solveJSON() throws {
         let output = try GridlockBinary.run(["solve", "8 6 7 2 5 4 3 0 1", "--format", "json"])

@@ -22,6 +22,8 @@ public struct BenchmarkSummary: Sendable {
     public private(set) var guesses: Int?
     public private(set) var wrong = 0
     public private(set) var cutoff = 0
+    /// Solves that another solver ran instead (a fallback), by that solver's name.
+    public private(set) var ranInstead: [String: Int] = [:]
 
     /// Puzzles in a pass: a key's puzzle is the key modulo this.
     public var puzzles: Int
@@ -45,6 +47,17 @@ public struct BenchmarkSummary: Sendable {
         if let nodes = result.statistics.searchNodes { searchNodes = (searchNodes ?? 0) + nodes }
         if let tried = result.statistics.guesses { guesses = (guesses ?? 0) + tried }
         if result.status == .cutoff { cutoff += 1 } else if !correct { wrong += 1 }
+        if let other = result.solvedBy { ranInstead[other, default: 0] += 1 }
+    }
+
+    /// The solver's name, and what ran instead when it fell back: `idastar-pdb (ran
+    /// idastar-md)`, or `(ran idastar-md on 3 of 5)` when only some solves did.
+    public var label: String {
+        guard !ranInstead.isEmpty else { return solver }
+        let ran = ranInstead.sorted { $0.key < $1.key }.map { name, solves in
+            solves == count ? name : "\(name) on \(solves) of \(count)"
+        }
+        return "\(solver) (ran \(ran.joined(separator: ", ")))"
     }
 
     public var count: Int { seconds.count }
@@ -118,7 +131,7 @@ public enum BenchmarkTable {
                 ] : ["-", "-", "-"]
             let ratio = summaries.first.flatMap { summary.ratio(to: $0) }
             return [
-                summary.solver, summary.count.grouped, Int(summary.puzzlesPerSecond.rounded()).grouped,
+                summary.label, summary.count.grouped, Int(summary.puzzlesPerSecond.rounded()).grouped,
                 summary.mean.milliseconds, summary.quantile(0.5).milliseconds, summary.quantile(0.95).milliseconds,
                 summary.quantile(1).milliseconds,
             ] + work + [

@@ -29,7 +29,7 @@ extension SolveReport {
     private var headline: String {
         var name = source.map { "\($0.file):\($0.line)" } ?? "puzzle"
         if let label { name += " \(label)" }
-        if let solver { name += " · \(solver)" }
+        if let solver { name += " · \(solver)\(solvedBy.map { " (ran \($0))" } ?? "")" }
         let time = stats.map { " in \($0.seconds.milliseconds)" } ?? ""
         switch status {
         case "solved" where solution?.position != nil:

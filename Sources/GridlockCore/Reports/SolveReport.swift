@@ -92,6 +92,8 @@ public struct SolveReport: Sendable, Codable, Hashable {
     public var source: Source?
     public var label: String?
     public var solver: String?
+    /// The solver that ran instead, when `solver` fell back to another (SolveResult.solvedBy).
+    public var solvedBy: String?
     /// `solved`, `unsolvable`, `cutoff` or `invalid`.
     public var status: String
     public var cutoffReason: String?
@@ -136,6 +138,7 @@ public struct SolveReport: Sendable, Codable, Hashable {
         report.kind = puzzle.kind.rawValue
         report.label = puzzle.label
         report.solver = solver
+        report.solvedBy = result.solvedBy
         report.status = result.status.rawValue
         report.cutoffReason = result.cutoffReason?.rawValue
         report.reason = result.reason

@@ -103,6 +103,9 @@ public struct SolveResult: Sendable, Hashable {
     /// Why, in words, when the status needs explaining: an unsolvable tile board's parity, a
     /// solver's size limit.
     public var reason: String?
+    /// The solver that actually ran, when another than the one asked for (`idastar-pdb` on a
+    /// board its tables do not cover runs an IDA* without them): reports name both.
+    public var solvedBy: String?
     public var statistics: SearchStatistics
 
     public init(

@@ -95,6 +95,7 @@ public struct TilePatternDatabaseSolver: PuzzleSolver {
             let fallback = TileIDAStarSolver(heuristic: puzzle.cellCount <= 9 ? .manhattan : .linearConflict)
             var result = fallback.solve(puzzle, options: options)
             result.reason = result.reason ?? "pattern databases are for 4x4 boards: solved by \(fallback.name)"
+            result.solvedBy = fallback.name
             return result
         }
         if let early = TileSolverChecks.early(puzzle, needsPacking: false) { return early }
