@@ -47,9 +47,7 @@ public enum JobRunner {
         }
         result.expectedMoves = puzzle.expectedMoves
         let deadline = job.timeoutSeconds.map { start.advanced(by: .seconds($0)) }
-        let options = SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes) {
-            deadline.map { ContinuousClock().now >= $0 } ?? false
-        }
+        let options = SolveOptions.until(deadline, SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes))
         if job.solver == PuzzleKind.analysisJob {
             analyze(puzzle, job: job, memoryBudgetBytes: memoryBudgetBytes, into: &result)
             measure()

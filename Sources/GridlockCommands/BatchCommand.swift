@@ -72,8 +72,22 @@ struct BatchCommand: ParsableCommand {
         if let batch { try BatchName.check(batch) }
     }
 
+    /// A default name (the start time) that no batch of the database has: two batches started
+    /// within one second would otherwise share it, and the second would resume the first.
+    static func freshName(in db: String) -> String {
+        let base = "batch-" + BatchEnvironment.timestamp()
+        let taken = Set(FileManager.default.fileExists(atPath: db) ? ((try? ResultStore(path: db, readOnly: true).batchNames()) ?? []) : [])
+        var name = base
+        var suffix = 2
+        while taken.contains(name) {
+            name = "\(base)-\(suffix)"
+            suffix += 1
+        }
+        return name
+    }
+
     func run() throws {
-        let name = batch ?? "batch-" + BatchEnvironment.timestamp()
+        let name = batch ?? Self.freshName(in: db)
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: name))
         var configuration = CoordinatorMachine.Configuration(batch: name, identity: .thisProcess)
         configuration.resumeChanged = resumeChanged

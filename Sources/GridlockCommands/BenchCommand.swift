@@ -78,7 +78,9 @@ struct BenchCommand: ParsableCommand {
 
         let budget = memoryBudget.bytes, timeout = timeout
         // Each solve's own deadline, from when it starts.
-        var options: SolveOptions { SolveOptions(memoryBudgetBytes: budget, isCancelled: TimeLimit.deadline(timeout)) }
+        var options: SolveOptions {
+            SolveOptions.until(timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }, SolveOptions(memoryBudgetBytes: budget))
+        }
         let clock = ContinuousClock()
         for record in lines.prefix(warmup) {
             for solver in solvers {

@@ -31,8 +31,10 @@ struct CompareCommand: ParsableCommand {
             64 bad usage.
 
             Example:
-              gridlock compare results.sqlite --baseline monday --batch tuesday
-              gridlock compare old.sqlite new.sqlite --fail-above 5
+              gridlock batch data/samples/unblockme.txt --batch monday --db r.sqlite
+              gridlock batch data/samples/unblockme.txt --batch tuesday --db r.sqlite
+              gridlock compare r.sqlite --baseline monday --batch tuesday
+              gridlock compare old.sqlite new.sqlite --fail-above 5  # (skip: two files)
             """
     )
 

@@ -33,8 +33,11 @@ struct GenerateSudokuCommand: ParsableCommand {
     @Option(help: "How many puzzles.")
     var count = 10
 
-    @Option(help: "The number of givens to aim at.")
-    var givens = 25
+    @Option(help: "The number of givens to aim at: by default 6 on 4x4, 25 on 9x9, 120 on 16x16 (about as few as most grids allow).")
+    var givens: Int?
+
+    /// The target: the user's, or the size's default (a 9x9 default would not fit a 4x4 grid).
+    var targetGivens: Int { givens ?? [2: 6, 3: 25, 4: 120][boxSide ?? 3]! }
 
     @Option(help: "The random seed.")
     var seed: UInt64 = 1
@@ -50,16 +53,16 @@ struct GenerateSudokuCommand: ParsableCommand {
     func validate() throws {
         guard let boxSide else { throw ValidationError("--size must be 4x4, 9x9 or 16x16") }
         guard (1...GenerateLimits.count).contains(count) else { throw ValidationError("--count must be from 1 to \(GenerateLimits.count)") }
-        guard (0...(boxSide * boxSide * boxSide * boxSide)).contains(givens) else {
-            throw ValidationError("--givens must be between 0 and the number of cells")
+        guard (0...(boxSide * boxSide * boxSide * boxSide)).contains(targetGivens) else {
+            throw ValidationError("--givens must be between 0 and the number of cells (\(boxSide * boxSide * boxSide * boxSide) on \(size))")
         }
         guard attempts >= 1 else { throw ValidationError("--attempts must be at least 1") }
     }
 
     func run() throws {
-        let generator = SudokuGenerator(boxSide: boxSide!, targetGivens: givens, attempts: attempts)
+        let generator = SudokuGenerator(boxSide: boxSide!, targetGivens: targetGivens, attempts: attempts)
         var random = SplitMix64(seed: seed)
-        print("// gridlock generate sudoku --count \(count) --givens \(givens) --seed \(seed) --size \(size)")
+        print("// gridlock generate sudoku --count \(count) --givens \(targetGivens) --seed \(seed) --size \(size)")
         var histogram: [Int: Int] = [:]
         let clock = ContinuousClock()
         let started = clock.now

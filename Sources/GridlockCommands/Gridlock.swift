@@ -56,7 +56,7 @@ public struct Gridlock: ParsableCommand {
               gridlock solve 'ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo'
               gridlock solve data/samples/unblockme.txt --show
               gridlock render data/samples/unblockme.txt --line 10 --step 30 -o step30.png
-              gridlock solve - --format json < boards.txt
+              gridlock solve - --format json < data/samples/unblockme.txt
               gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
               gridlock batch data/sudoku/top95.txt --solver bitset,norvig
               gridlock hint data/sudoku/top95.txt

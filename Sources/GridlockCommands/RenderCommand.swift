@@ -156,7 +156,7 @@ struct RenderCommand: ParsableCommand {
             throw RenderFailure("this is a \(parsed.kind.rawValue) puzzle, which \(name) does not solve; its solvers are \(parsed.kind.solverNames.joined(separator: ", "))", exitCode: 1)
         }
         let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
-        let options = SolveOptions(maxStates: maxStates) { ContinuousClock.now >= deadline }
+        let options = SolveOptions.until(deadline, SolveOptions(maxStates: maxStates))
         let result = parsed.solve(with: name, options: options)!
         switch result.status {
         case .cutoff:

@@ -134,12 +134,9 @@ struct SolveCommand: ParsableCommand {
                 location: TextLocation(line: record.firstLine)))
         }
         let deadline = timeout.map { clock.now.advanced(by: .seconds($0)) }
-        let options = SolveOptions(
+        let options = SolveOptions.until(deadline, SolveOptions(
             maxStates: maxStates, exploreWholeCluster: full, solutionLimit: count ?? 1, maxSteps: maxSteps,
-            memoryBudgetBytes: memoryBudget.bytes
-        ) {
-            deadline.map { ContinuousClock().now >= $0 } ?? false
-        }
+            memoryBudgetBytes: memoryBudget.bytes))
         let start = clock.now
         var result = puzzle.solve(with: solverName, options: options)!
         result.statistics.seconds = Double(seconds: start.duration(to: clock.now))

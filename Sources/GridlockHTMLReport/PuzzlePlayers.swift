@@ -77,7 +77,7 @@ public enum PuzzlePlayers {
         var result: SolveResult?
         if row.status == .solved {
             let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
-            result = puzzle.solve(with: solver, options: SolveOptions { ContinuousClock.now >= deadline })
+            result = puzzle.solve(with: solver, options: SolveOptions.until(deadline))
         } else {
             notes.append("a \(row.status.rawValue) job is not solved again: its start is shown")
         }

@@ -52,6 +52,29 @@ struct BatchCommandTests {
         }
     }
 
+    @Test("batches without --batch, started within one second on one database, get names of their own")
+    func defaultNamesDoNotCollide() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("r.sqlite").path
+        let puzzle = "00 ooooooooooooooooAAoooooooooooooooooo"
+        // Batches named as a default name would be in each of the next seconds (the time the
+        // runs take), then one of another input, by default: its name is taken already.
+        let formatter = ISO8601DateFormatter()
+        let now = Date()
+        for offset in 0..<6 {
+            let name = "batch-" + formatter.string(from: now.addingTimeInterval(Double(offset)))
+            let output = try GridlockBinary.run(["batch", "-", "--workers", "1", "--db", db, "--batch", name], stdin: puzzle + "\n")
+            #expect(output.status == 0, "\(name): \(output.stderr)")
+        }
+        let output = try GridlockBinary.run(["batch", "-", "--workers", "1", "--db", db], stdin: puzzle + "\n" + puzzle + "\n")
+        #expect(output.status == 0, "the batch named by default: \(output.stderr)")
+        #expect(Date().timeIntervalSince(now) < 6, "the runs took longer than the names cover: the test proves nothing")
+        let report = try GridlockBinary.run(["report", db, "--format", "json"])
+        let batches = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])["batches"] as? [[String: Any]]
+        #expect(batches?.count == 7, "\(report.stdout.prefix(400))")
+    }
+
     @Test("a batch name with control characters is refused before anything runs; a binary input is refused, named")
     func unsafeNamesAndBinaryInputAreRefused() throws {
         let directory = try Self.temporaryDirectory()

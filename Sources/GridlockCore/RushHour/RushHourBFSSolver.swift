@@ -51,7 +51,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
                 search.levelStarts.append(levelEnd)
                 for position in levelStart..<levelEnd {
                     if expanded % SolveOptions.cancellationInterval == 0 {
-                        if options.isCancelled() { cutoff = .cancelled; break levelLoop }
+                        if options.isCancelled() { cutoff = options.stopReason; break levelLoop }
                         if search.entries.count > options.maxStates { cutoff = .maxStates; break levelLoop }
                         if options.overBudget(search.bytesHeld(afterAdding: SolveOptions.growthMargin)) { cutoff = .memoryBudget; break levelLoop }
                     }

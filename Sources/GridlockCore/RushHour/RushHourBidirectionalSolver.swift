@@ -65,7 +65,7 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
                 let frontier = search.expandingForward ? frontiers.0 : frontiers.1
                 for (position, entry) in frontier.enumerated() {
                     if expanded % SolveOptions.cancellationInterval == 0 {
-                        if options.isCancelled() { cutoff = .cancelled; break layers }
+                        if options.isCancelled() { cutoff = options.stopReason; break layers }
                         if search.storedStates > options.maxStates { cutoff = .maxStates; break layers }
                         let margin = SolveOptions.growthMargin
                         let held = search.forward.table.bytesHeld(afterAdding: margin) + search.backward.table.bytesHeld(afterAdding: margin)

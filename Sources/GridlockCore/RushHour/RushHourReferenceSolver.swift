@@ -81,7 +81,7 @@ public struct RushHourReferenceSolver: PuzzleSolver {
             var allDone = winningBoard != nil
             while head < q.count, !allDone {
                 if head % SolveOptions.cancellationInterval == 0 {
-                    if options.isCancelled() { cutoff = .cancelled; break }
+                    if options.isCancelled() { cutoff = options.stopReason; break }
                     if lookupMoveForBoard.count > options.maxStates { cutoff = .maxStates; break }
                 }
                 // At every expansion: this solver is slow enough for it, and its boards big.

@@ -17,6 +17,8 @@ public struct SolveOptions: Sendable {
     /// tables would pass this many bytes (MemoryBudget.swift).
     public var memoryBudgetBytes: Int
     public var isCancelled: @Sendable () -> Bool
+    /// What a search cut off by `isCancelled` reports: `timeout` when it is a deadline.
+    public var stopReason: CutoffReason = .cancelled
 
     /// A quarter of the memory this process may use (the machine's, or its control group's).
     public static let defaultMemoryBudgetBytes = quarterOfAvailableMemory
@@ -38,6 +40,14 @@ public struct SolveOptions: Sendable {
         self.maxSteps = maxSteps
         self.memoryBudgetBytes = memoryBudgetBytes
         self.isCancelled = isCancelled
+    }
+
+    /// Options that stop the search at `deadline` (none: never), reported as a timeout.
+    public static func until(_ deadline: ContinuousClock.Instant?, _ options: SolveOptions = SolveOptions()) -> SolveOptions {
+        var options = options
+        options.isCancelled = { deadline.map { ContinuousClock.now >= $0 } ?? false }
+        options.stopReason = .timeout
+        return options
     }
 
     /// How many states to expand between two polls of `isCancelled`.

@@ -16,6 +16,8 @@ public enum CutoffReason: String, Sendable, Hashable, Codable {
     case maxStates = "max-states"
     case maxSteps = "max-steps"
     case cancelled
+    /// A time limit (`--timeout`, a job's limit) ran out.
+    case timeout
     case memoryBudget = "memory-budget"
     /// The solver cannot represent the puzzle (a board too big for its packed states).
     case tooLarge = "too-large"

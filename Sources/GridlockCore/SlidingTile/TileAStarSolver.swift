@@ -46,7 +46,7 @@ public struct TileAStarSolver: PuzzleSolver {
             if state == goal { found = true; break }
             statistics.enqueued += 1
             if statistics.enqueued & 0x3FFF == 0 {
-                if options.isCancelled() { cutoff = .cancelled; break search }
+                if options.isCancelled() { cutoff = options.stopReason; break search }
                 if best.count > options.maxStates { cutoff = .maxStates; break search }
                 if best.count * 40 > options.memoryBudgetBytes { cutoff = .memoryBudget; break search }
             }

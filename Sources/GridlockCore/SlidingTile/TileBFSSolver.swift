@@ -18,7 +18,7 @@ public struct TileBFSSolver: PuzzleSolver {
         var found = layers.start == goal
         var cutoff: CutoffReason?
         while !layers.frontier.isEmpty, !found || options.exploreWholeCluster {
-            if options.isCancelled() { cutoff = .cancelled; break }
+            if options.isCancelled() { cutoff = options.stopReason; break }
             if layers.table.count > options.maxStates { cutoff = .maxStates; break }
             var added = 0
             let (examined, _, overBudget) = layers.expandLayer(budgetBytes: options.memoryBudgetBytes) { state in

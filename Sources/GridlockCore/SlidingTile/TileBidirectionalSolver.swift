@@ -28,7 +28,7 @@ public struct TileBidirectionalSolver: PuzzleSolver {
         var meeting: UInt64? = start == goal ? start : nil
         var cutoff: CutoffReason?
         while meeting == nil, !forward.frontier.isEmpty, !backward.frontier.isEmpty {
-            if options.isCancelled() { cutoff = .cancelled; break }
+            if options.isCancelled() { cutoff = options.stopReason; break }
             let expandForward = forward.frontier.count <= backward.frontier.count
             var added = 0
             let (examined, overBudget) = expandForward

@@ -123,7 +123,7 @@ struct TileIDAStarSearch<H: TileHeuristic> {
         if h == 0, isGoal() { return true }
         expanded &+= 1
         if expanded & 0xFFFF == 0 {
-            if options.isCancelled() { cutoff = .cancelled }
+            if options.isCancelled() { cutoff = options.stopReason }
             if expanded > options.maxStates { cutoff = .maxStates }
             if cutoff != nil { return false }
         }

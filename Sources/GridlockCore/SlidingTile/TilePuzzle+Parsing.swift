@@ -75,6 +75,13 @@ extension TilePuzzle {
         return tokens.count >= 9 && isSquare(tokens.count) && isPermutation(tokens)
     }
 
+    /// Five or more tokens separated by spaces, tabs or commas, over half of them numbers.
+    public static func isMostlyNumbers(_ trimmedLine: Substring) -> Bool {
+        let tokens = trimmedLine.split { $0 == " " || $0 == "\t" || $0 == "," }
+        guard tokens.count >= 5 else { return false }
+        return tokens.count { $0 == "_" || $0.allSatisfy(\.isASCIIDigit) } * 2 > tokens.count
+    }
+
     /// A grid row: numbers and blanks only.
     public static func isGridRow(_ trimmedLine: Substring) -> Bool {
         numberTokens(trimmedLine).map { $0.size == nil } ?? false

@@ -34,7 +34,9 @@ public struct SudokuBitsetSolver: PuzzleSolver {
 
     public func solve(_ puzzle: SudokuPuzzle, options: SolveOptions) -> SolveResult {
         guard puzzle.side == 9 else {
-            return SudokuNorvigSolver().solve(puzzle, options: options)
+            var result = SudokuNorvigSolver().solve(puzzle, options: options)
+            result.solvedBy = "norvig"
+            return result
         }
         let frameWords = Self.frameWords
         let frames = UnsafeMutablePointer<UInt64>.allocate(capacity: frameWords * 82)

@@ -9,6 +9,7 @@ struct SudokuSearchTally {
     let solutionLimit: Int
     let maxSteps: Int
     let isCancelled: @Sendable () -> Bool
+    let stopReason: CutoffReason
     var nodes = 0
     var guesses = 0
     var propagations = 0
@@ -20,6 +21,7 @@ struct SudokuSearchTally {
         solutionLimit = options.solutionLimit
         maxSteps = options.maxSteps ?? .max
         isCancelled = options.isCancelled
+        stopReason = options.stopReason
     }
 
     var isDone: Bool { cutoff != nil || solutions >= solutionLimit }
@@ -30,7 +32,7 @@ struct SudokuSearchTally {
         if nodes > maxSteps {
             cutoff = .maxSteps
         } else if nodes % SolveOptions.cancellationInterval == 0, isCancelled() {
-            cutoff = .cancelled
+            cutoff = stopReason
         }
         return cutoff == nil
     }

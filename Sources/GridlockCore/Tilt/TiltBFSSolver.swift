@@ -32,7 +32,7 @@ public struct TiltBFSSolver: PuzzleSolver {
             depth += 1
             for position in layerStart..<layerEnd where goal == nil {
                 if parents.count > options.maxStates || parents.count + 4 >= Int(UInt32.max) { cutoff = .maxStates; break }
-                if position % SolveOptions.cancellationInterval == 0, options.isCancelled() { cutoff = .cancelled; break }
+                if position % SolveOptions.cancellationInterval == 0, options.isCancelled() { cutoff = options.stopReason; break }
                 // At every expansion, with room for its 4 tilts: the words, the parent links
                 // and the index, each as it will be once they next grow.
                 let held = words.bytesHeld(afterAdding: 4 * stride) + parents.bytesHeld(afterAdding: 4) + tilts.bytesHeld(afterAdding: 4)

@@ -1,0 +1,199 @@
+"""The docs' examples, run (issue 21): every command in a ```sh block of README.md and
+docs/*.md, and every example under "Examples:" in every --help, cram-style.
+
+An example is a command line (continued by a trailing backslash). After it, in the docs:
+  # exit N          (in its trailing comment) the exit status it must end with (default 0)
+  #   TEXT          (a comment line right below it, hash and three spaces) a line its output
+                    must contain
+  (slow: REASON)    (in its trailing comment) minutes of work: skipped, and counted
+  (skip: REASON)    (in its trailing comment) anything else it needs that a test run lacks
+Commands of programs this machine cannot run here (docker, kubectl) and examples with a
+placeholder (FILE, DB, DIR, POD in capitals) or a role's address on other machines are
+skipped and counted too. Examples run in order, each document in a scratch directory that
+holds the repository's data/, config/, Tests/ and deploy/ (copied), with `gridlock` (and
+scripts/gridlock) the binary under test.
+
+Usage: check-docs.py BINARY [ONLY]   (prints each failure, then the counts; exit 1 on a
+failure; ONLY: the documents whose name contains it, e.g. README or --help; GRIDLOCK_DOCS_VERBOSE=1
+prints each example's time)
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+binary = os.path.abspath(sys.argv[1])
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIMEOUT = 90
+skip_programs = {"docker": "needs a Docker engine", "kubectl": "needs a Kubernetes cluster", "scripts/test": "the test suite itself"}
+placeholder = re.compile(r"(?<![\w/.-])(FILE|DB|DIR|POD|OLD|NEW|N|PUZZLE|ADDRESS)(?![\w-])")
+# "..." standing for the rest of a command line (not inside a board such as 'b...').
+ellipsis = re.compile(r"(^|\s)\.\.\.(\s|$)")
+remote_role = re.compile(r"^gridlock (coordinator|worker|sink)\b.*tcp://(?!127\.|localhost)")
+
+
+class Example:
+    def __init__(self, origin, command, comment):
+        self.origin, self.command, self.comment = origin, command, comment
+        found = re.search(r"#\s*exit (\d+)", comment)
+        self.exit = int(found.group(1)) if found else 0
+        self.expected = []
+        marked = re.search(r"\((slow|skip): ([^)]*)\)", comment)
+        self.skip = f"{marked.group(1)}: {marked.group(2)}" if marked else None
+        program = command.split()[0] if command.split() else ""
+        for name, reason in skip_programs.items():
+            if program == name or command.startswith(name):
+                self.skip = reason
+        if self.skip is None and placeholder.search(command):
+            self.skip = f"a placeholder ({placeholder.search(command).group(1)})"
+        if self.skip is None and ellipsis.search(command):
+            self.skip = "a placeholder (...)"
+        if self.skip is None and remote_role.search(command):
+            self.skip = "a role of a cluster on other machines (runs until stopped)"
+
+
+def split_comment(line):
+    """The command and its trailing comment (a # outside quotes)."""
+    quote = None
+    for index, char in enumerate(line):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1] in " \t"):
+            return line[:index].rstrip(), line[index + 1:]
+    return line.rstrip(), ""
+
+
+def examples_in_text(origin, lines, command_start):
+    """Examples in `lines` (already inside a code block or an Examples section)."""
+    found = []
+    index = 0
+    while index < len(lines):
+        raw = lines[index].strip()
+        index += 1
+        if not raw or raw.startswith("#") or not command_start(raw):
+            continue
+        command, comment = split_comment(raw)
+        while command.endswith("\\") and index < len(lines):
+            command = command[:-1].rstrip() + " " + lines[index].strip()
+            command, more = split_comment(command)
+            comment += more
+            index += 1
+        example = Example(f"{origin}", command, comment)
+        while index < len(lines) and lines[index].strip().startswith("#   "):
+            example.expected.append(lines[index].strip()[4:])
+            index += 1
+        found.append(example)
+    return found
+
+
+def doc_examples(path):
+    text = open(os.path.join(root, path)).read()
+    found = []
+    for block in re.finditer(r"```sh\n(.*?)```", text, re.S):
+        line = text[:block.start()].count("\n") + 2
+        found += examples_in_text(f"{path}:{line}", block.group(1).split("\n"), lambda raw: not raw.startswith("$"))
+    return found
+
+
+def help_examples():
+    commands = [[]]
+    found = []
+    seen = set()
+    while commands:
+        command = commands.pop(0)
+        name = " ".join(["gridlock"] + command)
+        text = subprocess.run([binary] + command + ["--help"], capture_output=True, text=True, env={**os.environ, "COLUMNS": "1000"}).stdout
+        if "SUBCOMMANDS:" in text:
+            listing = text.split("SUBCOMMANDS:\n", 1)[1].split("\n\n", 1)[0]
+            for line in listing.split("\n"):
+                if line.startswith("  ") and not line.startswith("   ") and line.split()[0] not in ("help",):
+                    sub = command + [line.split()[0]]
+                    if tuple(sub) not in seen:
+                        seen.add(tuple(sub))
+                        commands.append(sub)
+        section = re.search(r"Examples?:\n((?:  .*\n?)+)", text)
+        if section:
+            found += examples_in_text(f"{name} --help", section.group(1).split("\n"), lambda raw: raw.startswith("gridlock") or raw.startswith("swift run"))
+    return found
+
+
+def scratch():
+    directory = tempfile.mkdtemp(prefix="gridlock-docs.")
+    for name in ["data", "config", "Tests"]:
+        os.symlink(os.path.join(root, name), os.path.join(directory, name))
+    shutil.copytree(os.path.join(root, "deploy"), os.path.join(directory, "deploy"))
+    bin_dir = os.path.join(directory, ".bin")
+    os.makedirs(os.path.join(directory, "scripts"))
+    os.makedirs(bin_dir)
+    os.symlink(binary, os.path.join(bin_dir, "gridlock"))
+    os.symlink(binary, os.path.join(directory, "scripts", "gridlock"))
+    os.makedirs(os.path.join(directory, "home"))
+    return directory
+
+
+def run(examples, directory):
+    failures, ran, skipped = [], 0, []
+    env = {**os.environ, "PATH": os.path.join(directory, ".bin") + ":" + os.environ["PATH"], "HOME": os.path.join(directory, "home"),
+           "COLUMNS": "80"}
+    for example in examples:
+        if example.skip:
+            skipped.append(example)
+            continue
+        ran += 1
+        command = example.command
+        started = time.time()
+        try:
+            done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=directory, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+            if os.environ.get("GRIDLOCK_DOCS_VERBOSE"):
+                print(f"  {time.time() - started:6.1f} s  exit {done.returncode}  {example.origin}: {command[:90]}", file=sys.stderr)
+        except subprocess.TimeoutExpired:
+            failures.append(f"{example.origin}: {command}\n    ran over {TIMEOUT} s: mark it (slow: ...) or make it quicker")
+            continue
+        output = done.stdout + done.stderr
+        if done.returncode != example.exit:
+            failures.append(f"{example.origin}: {command}\n    exit {done.returncode}, the text says {example.exit}\n    " + output[-600:].replace("\n", "\n    "))
+        for line in example.expected:
+            if line not in output:
+                failures.append(f"{example.origin}: {command}\n    the output lacks the promised line: {line}\n    " + output[-600:].replace("\n", "\n    "))
+    return failures, ran, skipped
+
+
+def main():
+    groups = [("README.md", doc_examples("README.md"))]
+    for name in sorted(os.listdir(os.path.join(root, "docs"))):
+        if name.endswith(".md"):
+            groups.append((f"docs/{name}", doc_examples(f"docs/{name}")))
+    groups.append(("--help", help_examples()))
+    if len(sys.argv) > 2:
+        groups = [group for group in groups if sys.argv[2] in group[0]]
+    all_failures = []
+    counts = []
+    for name, examples in groups:
+        directory = scratch()
+        try:
+            failures, ran, skipped = run(examples, directory)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+        all_failures += failures
+        reasons = {}
+        for example in skipped:
+            reasons[example.skip] = reasons.get(example.skip, 0) + 1
+        share = 100 * ran / max(1, ran + len(skipped))
+        counts.append(f"{name}: {ran} of {ran + len(skipped)} examples ran ({share:.0f}%), {len(skipped)} skipped"
+                      + ("" if not reasons else " (" + "; ".join(f"{n} {r}" for r, n in sorted(reasons.items())) + ")"))
+    for failure in all_failures:
+        print("FAIL " + failure, file=sys.stderr)
+    for line in counts:
+        print("check-docs: " + line)
+    if all_failures:
+        print(f"check-docs: {len(all_failures)} failed", file=sys.stderr)
+        sys.exit(1)
+
+
+main()
