@@ -172,7 +172,7 @@ struct JobOptions: ParsableArguments {
 
     @OptionGroup var reading: PuzzleReadOptions
 
-    @Option(help: "Stop a search (status cutoff) once it holds this many states (default \(SolveOptions.defaultMaxStates)).")
+    @Option(help: "Stop a search (status cutoff) once it holds this many states, checked after each level of a breadth-first search (default \(SolveOptions.defaultMaxStates)).")
     var maxStates: Int?
 
     @Option(help: "Stop a search (status cutoff) after this many seconds; the coordinator re-issues a job whose worker overruns it.")

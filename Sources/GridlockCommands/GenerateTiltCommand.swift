@@ -16,7 +16,7 @@ struct GenerateTiltCommand: ParsableCommand {
             no goal can be reached), the seed author's measure of difficulty.
 
             Example:
-              gridlock generate tilt --colours 3 --blocks 8 --moves 12 --count 50 --seed 1
+              gridlock generate tilt --colours 3 --blocks 8 --moves 12 --count 5 --seed 1
             """
     )
 

@@ -47,7 +47,7 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "The solver (default: the kind's fastest). \(SolverList.catalogue).", completion: SolverList.completion)
     var solver: String?
 
-    @Option(help: "Stop a search (status cutoff) once it holds this many states.")
+    @Option(help: "Stop a search (status cutoff) once it holds this many states (checked after each level of a breadth-first search, so it may hold a level more).")
     var maxStates = SolveOptions.defaultMaxStates
 
     @Option(help: "Stop a search (status cutoff) after this many seconds.")

@@ -88,7 +88,7 @@ extension RushHourPuzzle {
     private static func shapeError(
         name: Character, cells: [BoardCell], locate: (BoardCell) -> TextLocation?
     ) -> PuzzleInputError {
-        let listed = cells.map { "(\($0.row + 1),\($0.column + 1))" }.joined(separator: " ")
+        let listed = cells.map { "(\($0.row),\($0.column))" }.joined(separator: " ")
         return PuzzleInputError(
             code: "block-shape",
             message: "block \(name)'s cells \(listed) do not form one straight line; blocks are 2 or 3 cells in a row or a column",

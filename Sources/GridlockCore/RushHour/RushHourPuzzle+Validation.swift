@@ -105,7 +105,9 @@ extension RushHourPuzzle {
         guard let prisoner = blocks.first(where: { $0.name == prisonerName && !$0.isFixed }) else {
             throw PuzzleInputError(
                 code: "no-prisoner",
-                message: "there is no prisoner: one horizontal 2-long block must be named \(prisonerName)")
+                message: "there is no prisoner: one horizontal 2-long block must be named \(prisonerName), on the chute's row \(exit.row)",
+                // Where it belongs: the start of the chute's row.
+                location: locate(BoardCell(row: (0..<height).contains(exit.row) ? exit.row : 0, column: 0)))
         }
         let start = BoardCell(row: prisoner.row, column: prisoner.column)
         guard prisoner.orientation == .horizontal, prisoner.length == 2 else {
@@ -117,12 +119,12 @@ extension RushHourPuzzle {
         guard (0..<height).contains(exit.row) else {
             throw PuzzleInputError(
                 code: "exit-row",
-                message: "the escape chute is on row \(BoardCell.oneBased(exit.row)), but the board has \(height) rows")
+                message: "the escape chute is on row \(exit.row), but the board has \(height) rows")
         }
         guard prisoner.row == exit.row else {
             throw PuzzleInputError(
                 code: "prisoner-row",
-                message: "the prisoner is on row \(BoardCell.oneBased(prisoner.row)) but the escape chute is on row \(BoardCell.oneBased(exit.row)); they must share a row",
+                message: "the prisoner is on row \(prisoner.row) but the escape chute is on row \(exit.row); they must share a row",
                 location: locate(start))
         }
     }

@@ -9,12 +9,7 @@ public struct BoardCell: Sendable, Hashable, Codable, CustomStringConvertible {
         self.column = column
     }
 
-    /// Row and column counted from 1, as people read a board.
-    public var description: String { "row \(Self.oneBased(row)), column \(Self.oneBased(column))" }
-
-    /// A row or column counted from 1 for a message, without overflowing on the largest Int a
-    /// JSON file can hold.
-    public static func oneBased(_ index: Int) -> String {
-        index < Int.max ? String(index + 1) : "\(index) (counting from 0)"
-    }
+    /// Row and column counted from 0, top left, as everywhere in Gridlock (JSON, the README,
+    /// messages); only a file's lines and columns count from 1, as editors count them.
+    public var description: String { "row \(row), column \(column)" }
 }

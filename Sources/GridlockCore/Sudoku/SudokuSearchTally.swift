@@ -28,10 +28,13 @@ struct SudokuSearchTally {
 
     /// Counts a node; false when a limit says to stop instead.
     mutating func enterNode() -> Bool {
-        nodes += 1
-        if nodes > maxSteps {
+        // At the cap, the next node is not entered: `--max-steps 5` reports 5 nodes, not 6.
+        guard nodes < maxSteps else {
             cutoff = .maxSteps
-        } else if nodes % SolveOptions.cancellationInterval == 0, isCancelled() {
+            return false
+        }
+        nodes += 1
+        if nodes % SolveOptions.cancellationInterval == 0, isCancelled() {
             cutoff = stopReason
         }
         return cutoff == nil

@@ -22,7 +22,7 @@ struct RushHourSolutionValidatorTests {
     @Test("each wrong solution is refused with its reason", arguments: [
         ([RushHourSolutionValidatorTests.move("A", (2, 0), (2, 3))], "not at the escape chute"),
         ([RushHourSolutionValidatorTests.move("Z", (2, 0), (2, 4))], "no movable block"),
-        ([RushHourSolutionValidatorTests.move("A", (2, 1), (2, 4))], "not row 3, column 2"),
+        ([RushHourSolutionValidatorTests.move("A", (2, 1), (2, 4))], "not row 2, column 1"),
         ([RushHourSolutionValidatorTests.move("A", (2, 0), (3, 0))], "cannot go"),
         ([RushHourSolutionValidatorTests.move("B", (0, 2), (1, 2)), RushHourSolutionValidatorTests.move("A", (2, 0), (2, 4))], "runs into B"),
         ([RushHourSolutionValidatorTests.move("A", (2, 0), (2, 5))], "leaves the board"),

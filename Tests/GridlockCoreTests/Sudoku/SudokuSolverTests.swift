@@ -78,6 +78,8 @@ struct SudokuSolverTests {
         let capped = solver.solve(hardest, options: SolveOptions(maxSteps: nodes - 1))
         #expect(capped.status == .cutoff)
         #expect(capped.cutoffReason == .maxSteps)
+        // It stops at the cap, not one node past it.
+        #expect(capped.statistics.searchNodes == nodes - 1)
         #expect(solver.solve(hardest, options: SolveOptions(maxSteps: nodes)).status == .solved)
     }
 
