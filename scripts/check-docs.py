@@ -39,7 +39,7 @@ remote_role = re.compile(r"^gridlock (coordinator|worker|sink)\b.*tcp://(?!127\.
 class Example:
     def __init__(self, origin, command, comment):
         self.origin, self.command, self.comment = origin, command, comment
-        found = re.search(r"#\s*exit (\d+)", comment)
+        found = re.search(r"(?:^|\s)exit (\d+)\b", comment)
         self.exit = int(found.group(1)) if found else 0
         self.expected = []
         marked = re.search(r"\((slow|skip): ([^)]*)\)", comment)
@@ -92,12 +92,24 @@ def examples_in_text(origin, lines, command_start):
     return found
 
 
+# A command line in a block that is not ```sh: a record of what was run to measure something.
+recorded = re.compile(r"^(\$ )?(scripts/gridlock|gridlock|\./gridlock\S*|\.build/\S+/gridlock|/usr/bin/time|perf|swift run)\b")
+
+
 def doc_examples(path):
     text = open(os.path.join(root, path)).read()
     found = []
-    for block in re.finditer(r"```sh\n(.*?)```", text, re.S):
+    for block in re.finditer(r"```(\w*)\n(.*?)```", text, re.S):
         line = text[:block.start()].count("\n") + 2
-        found += examples_in_text(f"{path}:{line}", block.group(1).split("\n"), lambda raw: not raw.startswith("$"))
+        lines = block.group(2).split("\n")
+        if block.group(1) == "sh":
+            found += examples_in_text(f"{path}:{line}", lines, lambda raw: not raw.startswith("$"))
+            continue
+        for raw in lines:
+            if recorded.match(raw.strip()):
+                example = Example(f"{path}:{line}", raw.strip(), "")
+                example.skip = "a record of a measurement (not a ```sh block)"
+                found.append(example)
     return found
 
 
@@ -108,7 +120,10 @@ def help_examples():
     while commands:
         command = commands.pop(0)
         name = " ".join(["gridlock"] + command)
-        text = subprocess.run([binary] + command + ["--help"], capture_output=True, text=True, env={**os.environ, "COLUMNS": "1000"}).stdout
+        done = subprocess.run([binary] + command + ["--help"], capture_output=True, text=True, env={**os.environ, "COLUMNS": "1000"})
+        if done.returncode != 0 or "USAGE:" not in done.stdout:
+            raise SystemExit(f"check-docs: {name} --help failed (exit {done.returncode}): {done.stderr[-300:]}")
+        text = done.stdout
         if "SUBCOMMANDS:" in text:
             listing = text.split("SUBCOMMANDS:\n", 1)[1].split("\n\n", 1)[0]
             for line in listing.split("\n"):
@@ -152,6 +167,20 @@ def shareable(command):
     return all(word.startswith(("data/", "Tests/")) for word in files)
 
 
+def run_command(command, directory, env):
+    """Runs `command` in its own process group, with no input; on the time limit the whole group
+    (a batch's workers too) is killed."""
+    process = subprocess.Popen(["bash", "-o", "pipefail", "-c", command], cwd=directory, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, 9)
+        process.communicate()
+        raise
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
 def run(examples, directory):
     failures, ran, skipped = [], 0, []
     env = {**os.environ, "PATH": os.path.join(directory, ".bin") + ":" + os.environ["PATH"], "HOME": os.path.join(directory, "home"),
@@ -168,7 +197,7 @@ def run(examples, directory):
             if share and command in outcomes:
                 done = outcomes[command]
             else:
-                done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=directory, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+                done = run_command(command, directory, env)
                 if share:
                     outcomes[command] = done
             if os.environ.get("GRIDLOCK_DOCS_VERBOSE"):
@@ -194,7 +223,10 @@ def main():
     for name in sorted(os.listdir(os.path.join(root, "docs"))):
         if name.endswith(".md"):
             groups.append((f"docs/{name}", doc_examples(f"docs/{name}")))
-    groups.append(("--help", help_examples()))
+    helps = help_examples()
+    if len(helps) < 40:
+        raise SystemExit(f"check-docs: only {len(helps)} --help examples found: the help texts or their parsing changed")
+    groups.append(("--help", helps))
     if len(sys.argv) > 2:
         groups = [group for group in groups if sys.argv[2] in group[0]]
     all_failures = []

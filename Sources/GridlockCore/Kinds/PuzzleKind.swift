@@ -104,8 +104,8 @@ extension PuzzleKind {
             // Numbers only: tiles, even when they are wrong (a missing tile, a bad count), so
             // the error speaks of tiles.
             if let (_, tokens) = TilePuzzle.numberTokens(first), tokens.count >= 4 { return .tiles }
-            // Mostly numbers, five or more of them: tiles with a typo ("1 2 3 4 5 6 7 x 0"),
-            // told by its tokens (a database line has at most four), so the error speaks of tiles.
+            // Mostly numbers, five or more of them and no board among them: tiles with a typo
+            // ("1 2 3 4 5 6 7 x 0"), told by its tokens, so the error speaks of tiles.
             if TilePuzzle.isMostlyNumbers(first) { return .tiles }
             return .rushhour
         }

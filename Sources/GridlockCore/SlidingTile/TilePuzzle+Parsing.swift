@@ -75,10 +75,11 @@ extension TilePuzzle {
         return tokens.count >= 9 && isSquare(tokens.count) && isPermutation(tokens)
     }
 
-    /// Five or more tokens separated by spaces, tabs or commas, over half of them numbers.
+    /// Five or more tokens separated by spaces, tabs or commas, over half of them numbers, and
+    /// none as long as a board (a database line's name may be numbers: "23 BOARD 5911 1 2 3").
     public static func isMostlyNumbers(_ trimmedLine: Substring) -> Bool {
         let tokens = trimmedLine.split { $0 == " " || $0 == "\t" || $0 == "," }
-        guard tokens.count >= 5 else { return false }
+        guard tokens.count >= 5, tokens.allSatisfy({ $0.utf8.count < 16 }) else { return false }
         return tokens.count { $0 == "_" || $0.allSatisfy(\.isASCIIDigit) } * 2 > tokens.count
     }
 

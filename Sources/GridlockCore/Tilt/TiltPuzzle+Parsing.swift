@@ -84,7 +84,7 @@ extension TiltPuzzle {
         var colours: [UInt64] = []
         for (row, text) in rows.enumerated() {
             guard text.count == width else {
-                throw PuzzleInputError(code: "ragged-rows", message: "the first row has \(width) cells, row \(row + 1) has \(text.count)", location: locate(row, 0))
+                throw PuzzleInputError(code: "ragged-rows", message: "the first row has \(width) cells, row \(row) has \(text.count)", location: locate(row, 0))
             }
             for (column, character) in text.enumerated() {
                 let bit: UInt64 = 1 << UInt64(row * width + column)

@@ -37,6 +37,19 @@ import Testing
         #expect(taken > 20_000, "\(taken) of \(lines.count)")
     }
 
+    @Test("a database line whose name is numbers stays Rush Hour; a line of mostly numbers is tiles")
+    func numbersAreTiles() throws {
+        for line in ["23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419 1 2 3", "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419 Beginner 1 of 40"] {
+            let record = try PuzzleDocument.onlyRecord(in: line, isSingleLine: PuzzleKind.singleLineTest(kind: nil))
+            #expect(PuzzleKind.detect(record) == .rushhour, "\(line)")
+            #expect(throws: Never.self) { try ParsedPuzzle.parse(line) }
+        }
+        for line in ["1 2 3 4 5 6 7 x 0", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 ?"] {
+            let record = try PuzzleDocument.onlyRecord(in: line, isSingleLine: PuzzleKind.singleLineTest(kind: nil))
+            #expect(PuzzleKind.detect(record) == .tiles, "\(line)")
+        }
+    }
+
     @Test("lines that only look alike are left to the rules")
     func nearMissesAreLeftToTheRules() {
         for line in [
