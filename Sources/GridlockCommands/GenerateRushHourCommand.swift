@@ -18,7 +18,8 @@ struct GenerateRushHourCommand: ParsableCommand {
             JSON. The work is spread over --threads; the output depends only on --seed.
 
             Example:
-              gridlock generate rushhour --moves 30 --count 100 --seed 1 > hard.txt
+              gridlock generate rushhour --moves 30 --count 10 --seed 1 > hard.txt
+              gridlock solve hard.txt
             """
     )
 
