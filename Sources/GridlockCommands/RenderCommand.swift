@@ -145,7 +145,7 @@ struct RenderCommand: ParsableCommand {
         guard records.count == 1 else {
             throw ValidationError("\(inputs[0].name) holds \(records.count) puzzles: pick one with --line (they start on lines \(records.prefix(8).map { String($0.record.firstLine) }.joined(separator: ", "))\(records.count > 8 ? ", ..." : ""))")
         }
-        return (records[0].record, records[0].source.file == inputs[0].name && inputs[0].name.hasPrefix("argument") ? "the argument" : "\(records[0].source.file):\(records[0].record.firstLine)")
+        return (records[0].record, "\(records[0].source.file):\(records[0].record.firstLine)")
     }
 
     /// The boards from the start to the end of the solution; only the start for step 0.

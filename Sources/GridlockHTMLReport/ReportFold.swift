@@ -147,11 +147,11 @@ public struct ReportFold {
         let kinds = groupOrder.map(\.kind)
         // By kind (as met), then solver (as met), then band (easy to hard), as the tables.
         let kindOrder = kinds.reduce(into: [PuzzleKind]()) { if !$0.contains($1) { $0.append($1) } }
-        let ordered = groupOrder.sorted { a, b in
-            let left = (kindOrder.firstIndex(of: a.kind) ?? 0, solverOrder[a.kind]?.firstIndex(of: a.solver) ?? 0, BatchReport.bandOrder.firstIndex(of: a.band) ?? Int.max)
-            let right = (kindOrder.firstIndex(of: b.kind) ?? 0, solverOrder[b.kind]?.firstIndex(of: b.solver) ?? 0, BatchReport.bandOrder.firstIndex(of: b.band) ?? Int.max)
-            return left < right
+        func rank(_ key: GroupKey) -> (Int, Int, Int) {
+            (kindOrder.firstIndex(of: key.kind) ?? 0, solverOrder[key.kind]?.firstIndex(of: key.solver) ?? 0,
+             BatchReport.bandOrder.firstIndex(of: key.band) ?? Int.max)
         }
+        let ordered = groupOrder.sorted { rank($0) < rank($1) }
         return ordered.map { key in
             let times = groups[key]!
             let seconds = { (percentile: Double) in Double(times.valueAtPercentile(percentile)) * 1e-6 }
