@@ -13,6 +13,22 @@ struct SudokuCommandTests {
         }
     }
 
+    @Test("generate sudoku's default givens follow --size: a 4x4 grid gets 6, not 9x9's 25")
+    func givensFollowTheSize() throws {
+        let output = try GridlockBinary.run(["generate", "sudoku", "--size", "4x4", "--count", "2"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").filter { !$0.hasPrefix("//") }
+        #expect(lines.count == 2 && lines.allSatisfy { $0.count == 16 }, "\(output.stdout)")
+        #expect(output.stdout.contains("--givens 6 "))
+    }
+
+    @Test("a search stopped by --timeout says timeout, not cancelled")
+    func timeoutIsNamed() throws {
+        let output = try GridlockBinary.run(["solve", "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo", "--solver", "bfs", "--timeout", "0.0001", "--format", "json"])
+        #expect(output.status == 2, "\(output.stderr)")
+        #expect(output.stdout.contains("\"cutoffReason\":\"timeout\""), "\(output.stdout)")
+    }
+
     @Test("an 81-character line is told to be a Sudoku; JSON has the Rush Hour keys plus the grid and the count")
     func solveJSON() throws {
         let output = try GridlockBinary.run(["solve", Self.grid2, "--count", "2", "--format", "json"])
