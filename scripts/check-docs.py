@@ -29,6 +29,7 @@ import time
 binary = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 90
+README_SHARE = 90  # percent of the README's examples that must run (issue 21)
 skip_programs = {"docker": "needs a Docker engine", "kubectl": "needs a Kubernetes cluster", "scripts/test": "the test suite itself"}
 placeholder = re.compile(r"(?<![\w/.-])(FILE|DB|DIR|POD|OLD|NEW|N|PUZZLE|ADDRESS)(?![\w-])")
 # "..." standing for the rest of a command line (not inside a board such as 'b...').
@@ -242,6 +243,9 @@ def main():
         for example in skipped:
             reasons[example.skip] = reasons.get(example.skip, 0) + 1
         share = 100 * ran / max(1, ran + len(skipped))
+        if name == "README.md" and share < README_SHARE:
+            all_failures.append(f"README.md: only {share:.0f}% of its examples ran, under {README_SHARE}%: the README's examples"
+                                " should run here; move run-books that need a cluster to docs/")
         counts.append(f"{name}: {ran} of {ran + len(skipped)} examples ran ({share:.0f}%), {len(skipped)} skipped"
                       + ("" if not reasons else " (" + "; ".join(f"{n} {r}" for r, n in sorted(reasons.items())) + ")"))
     for failure in all_failures:
