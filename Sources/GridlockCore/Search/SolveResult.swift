@@ -45,7 +45,8 @@ public struct SolutionMove: Sendable, Hashable, Codable, CustomStringConvertible
 
 /// What a search did, at least all that the Unblocker guide's `Solution` holds.
 public struct SearchStatistics: Sendable, Hashable, Codable {
-    /// Boards generated from expanded boards, duplicates included (the guide's "examined").
+    /// The start, then every board generated from an expanded board, duplicates included (the
+    /// guide's "examined", whose solver counts the start too).
     public var examined = 0
     /// Distinct boards stored for expansion (the guide's "enqueued"); the start counts.
     public var enqueued = 0

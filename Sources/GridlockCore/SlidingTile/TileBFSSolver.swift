@@ -14,7 +14,7 @@ public struct TileBFSSolver: PuzzleSolver {
         var layers = TileLayers(geometry: geometry, start: TileGeometry.pack(puzzle.tiles))
         var statistics = SearchStatistics()
         statistics.countEnqueued(atLevel: 0)
-        statistics.countExamined(atLevel: 0, 0)
+        statistics.countExamined(atLevel: 0)
         var found = layers.start == goal
         var cutoff: CutoffReason?
         while !layers.frontier.isEmpty, !found || options.exploreWholeCluster {

@@ -24,6 +24,7 @@ public struct TileBidirectionalSolver: PuzzleSolver {
         var forward = TileLayers(geometry: geometry, start: start)
         var backward = TileLayers(geometry: geometry, start: goal)
         var statistics = SearchStatistics()
+        statistics.countExamined(atLevel: 0)
         statistics.countEnqueued(atLevel: 0, start == goal ? 1 : 2)
         var meeting: UInt64? = start == goal ? start : nil
         var cutoff: CutoffReason?

@@ -21,6 +21,7 @@ public struct TiltBFSSolver: PuzzleSolver {
         var tilts: [UInt8] = [0]
         var seen = TiltStateIndex()
         _ = words.withUnsafeBufferPointer { seen.insert(0, words: $0, stride: stride) }
+        statistics.countExamined(atLevel: 0)
         statistics.countEnqueued(atLevel: 0)
         var goal: Int? = puzzle.isSolved(puzzle.start) ? 0 : nil
         var layerStart = 0
