@@ -15,9 +15,10 @@ struct CompareCommand: ParsableCommand {
             Each puzzle solved (or proved unsolvable) in both batches, same kind, solver and \
             puzzle text, gives one \
             ratio of times, new over baseline. Per kind, solver and band: the geometric mean of \
-            those ratios with a 95% bootstrap interval (seeded: the same batches always print the \
-            same interval; with several worker processes on each side, it resamples them, whose \
-            own speeds differ by several percent), and a verdict: slower or faster when the \
+            those ratios with a 95% interval (a seeded bootstrap over the puzzles, so the same \
+            batches always print the same interval; widened, when five or more pairs of worker \
+            processes ran them, to a cluster-robust interval with Student's t over those pairs, \
+            since each process's own speed moves all its times by several percent), and a verdict: slower or faster when the \
             interval excludes no change and the estimate lies beyond --threshold, otherwise no \
             change.
 

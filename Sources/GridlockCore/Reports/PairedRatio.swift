@@ -18,10 +18,13 @@ public struct PairedRatio: Sendable, Hashable {
 
     /// nil when no puzzle was timed by both. `clusters`, one per pair, names what a pair's
     /// times share besides the puzzle: the worker processes that ran them. A process's own speed
-    /// (where it landed in memory and on the machine) moves all its times alike, by several
-    /// percent, so with two clusters or more the bootstrap resamples whole clusters, and the
-    /// interval covers that too (with fewer than ten, it is the wider of that and the puzzles'
-    /// own); with one, it can only resample puzzles.
+    /// (where it landed in memory and on the machine, what else ran beside it) moves all its
+    /// times alike, by several percent, and now and then one process is 20-40% off. So the
+    /// interval is the wider of the puzzles' own bootstrap and one that treats each cluster as
+    /// a single draw: from five clusters, the cluster-robust interval with Student's t (k - 1
+    /// degrees of freedom; a percentile bootstrap of a dozen clusters was too narrow, and one
+    /// slow process in twelve made two runs of one build differ); from two to four, too few to
+    /// estimate a spread, a bootstrap of the clusters; with one, only the puzzles'.
     public init?(baseline: [Double], other: [Double], clusters: [Int]? = nil, resamples: Int? = nil) {
         var logs: [Double] = []
         var owners: [Int] = []
@@ -44,9 +47,38 @@ public struct PairedRatio: Sendable, Hashable {
         let perPair = Self.interval(units: logs.map { ($0, 1) }, resamples: resamples)
         // Few clusters resample into a handful of means, too narrow or too wide alike, and
         // ignore the spread within each: the interval is then the wider of the two.
-        let perCluster = groups.count >= 2 ? Self.interval(units: groups, resamples: resamples) : perPair
-        low = groups.count >= 10 ? perCluster.low : min(perPair.low, perCluster.low)
-        high = groups.count >= 10 ? perCluster.high : max(perPair.high, perCluster.high)
+        let perCluster = groups.count >= Self.fewestClustersForT ? Self.clusterRobustInterval(groups, mean: mean, pairs: logs.count)
+            : groups.count >= 2 ? Self.interval(units: groups, resamples: resamples) : perPair
+        low = min(perPair.low, perCluster.low)
+        high = max(perPair.high, perCluster.high)
+    }
+
+    static let fewestClustersForT = 5
+
+    /// The mean log ratio's 95% interval with each cluster one draw (CR1, as Cameron and Miller
+    /// give it): the variance from each cluster's sum of deviations from the mean, times
+    /// k / (k - 1), and Student's t with k - 1 degrees of freedom.
+    static func clusterRobustInterval(_ groups: [(sum: Double, count: Int)], mean: Double, pairs: Int) -> (low: Double, high: Double) {
+        let k = Double(groups.count), n = Double(pairs)
+        var squares = 0.0
+        for group in groups {
+            let deviation = group.sum - Double(group.count) * mean
+            squares += deviation * deviation
+        }
+        let standardError = (squares / (n * n) * k / (k - 1)).squareRoot()
+        let half = studentT975(degreesOfFreedom: groups.count - 1) * standardError
+        return (Foundation.exp(mean - half), Foundation.exp(mean + half))
+    }
+
+    /// Student's t, two-sided 95% (the 0.975 quantile): the table to 30 degrees of freedom,
+    /// then 1.96 + 2.4 / df, within 0.002 of the true value from there on.
+    static func studentT975(degreesOfFreedom df: Int) -> Double {
+        let table: [Double] = [
+            12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+            2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        ]
+        guard df >= 1 else { return .infinity }
+        return df <= table.count ? table[df - 1] : 1.96 + 2.4 / Double(df)
     }
 
     /// The percentile bootstrap of the mean log ratio over `units` (each a sum of logs and how

@@ -58,4 +58,43 @@ import Testing
         // Overflowing ratios are left out, not turned into infinity.
         #expect(PairedRatio(baseline: [1e-310, 1], other: [1e300, 2])?.ratio.isFinite == true)
     }
+
+    /// 50 pairs a cluster, each cluster's times `shift` times the baseline's, within 1%.
+    static func clustered(shifts: [Double]) -> (baseline: [Double], other: [Double], clusters: [Int]) {
+        var generator = SplitMix64(seed: 5)
+        var baseline: [Double] = [], other: [Double] = [], clusters: [Int] = []
+        for (cluster, shift) in shifts.enumerated() {
+            for _ in 0..<50 {
+                let time = Double.random(in: 1e-4...1e-2, using: &generator)
+                baseline.append(time)
+                other.append(time * shift * Double.random(in: 0.99...1.01, using: &generator))
+                clusters.append(cluster)
+            }
+        }
+        return (baseline, other, clusters)
+    }
+
+    @Test("two runs of one build: one worker process in twelve 37% slow is no change (compare-check saw it called slower)")
+    func oneSlowProcessIsNoChange() throws {
+        // The twelve pairs of processes of a real run of scripts/compare-check, same build.
+        let run = Self.clustered(shifts: [1.37, 1.07, 0.99, 1.02, 1.01, 0.96, 1.04, 1.03, 1.00, 1.16, 1.06, 1.00])
+        let ratio = try #require(PairedRatio(baseline: run.baseline, other: run.other, clusters: run.clusters))
+        #expect(ratio.low <= 1 && ratio.high >= 1, "\(ratio)")
+    }
+
+    @Test("a solver slowed by 20%, measured through twelve pairs of processes: slower, and the interval holds 1.2")
+    func slowedSolverHoldsItsFactor() throws {
+        // A real run's twelve pairs: the processes' own speeds put the estimate at 1.18.
+        let run = Self.clustered(shifts: [1.15, 1.21, 1.22, 1.18, 1.19, 1.21, 1.16, 1.19, 1.18, 1.10, 1.21, 1.19])
+        let ratio = try #require(PairedRatio(baseline: run.baseline, other: run.other, clusters: run.clusters))
+        #expect(ratio.low > 1.1 && ratio.low <= 1.2 && ratio.high >= 1.2, "\(ratio)")
+    }
+
+    @Test("Student's t at 95%: the table's values, and the normal's 1.96 far out")
+    func studentT() {
+        #expect(PairedRatio.studentT975(degreesOfFreedom: 1) == 12.706)
+        #expect(PairedRatio.studentT975(degreesOfFreedom: 11) == 2.201)
+        #expect(abs(PairedRatio.studentT975(degreesOfFreedom: 60) - 2.000) < 0.002)
+        #expect(abs(PairedRatio.studentT975(degreesOfFreedom: 100_000) - 1.960) < 0.001)
+    }
 }
