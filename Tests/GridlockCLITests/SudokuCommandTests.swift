@@ -22,6 +22,14 @@ struct SudokuCommandTests {
         #expect(output.stdout.contains("--givens 6 "))
     }
 
+    @Test("a 4x4 grid names the solver that ran: bitset asked for, norvig solved it (it once said bitset alone)")
+    func fallbackIsNamed() throws {
+        let output = try GridlockBinary.run(["solve", ".2.11..3...2..1.", "--format", "json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let object = try #require(try Self.objects(output.stdout).first)
+        #expect(object["solver"] as? String == "bitset" && object["solvedBy"] as? String == "norvig", "\(output.stdout)")
+    }
+
     @Test("a search stopped by --timeout says timeout, not cancelled")
     func timeoutIsNamed() throws {
         let output = try GridlockBinary.run(["solve", "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo", "--solver", "bfs", "--timeout", "0.0001", "--format", "json"])
