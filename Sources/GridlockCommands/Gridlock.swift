@@ -70,17 +70,17 @@ public struct Gridlock: ParsableCommand {
                   database could not be used, a resumed batch's input changed, or (compare
                   --fail-above) a regression
               2   solve, batch, coordinator, render: some job was cut off by a limit
-                  or failed
+                  or failed; check: a claim of no solution the search could not settle
               3   a wrong answer: solve, batch, coordinator, bench (an answer disagrees with
                   the input's), analyze (the analysis disagrees with its MOVES or CLUSTER),
-                  render (the solution failed validation)
+                  render (the solution failed validation), check (the answer is wrong)
               64  bad usage: an unknown flag, a value out of range
               130, 143  batch, coordinator: stopped by SIGINT or SIGTERM before the end
             """,
         version: BuildInfo.versionLine,
         subcommands: [
             SolveCommand.self, RenderCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
-            AnalyzeCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,
+            AnalyzeCommand.self, CheckCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,
             CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self, KeysCommand.self, CompareCommand.self,
         ]
     )

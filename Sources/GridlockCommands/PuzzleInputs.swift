@@ -67,6 +67,39 @@ struct PuzzleInput {
 }
 
 /// Standard error, for progress and warnings: results go to standard output.
+extension PuzzleInput {
+    /// The one puzzle of a command that takes one (`render`, `check`): the argument's only
+    /// puzzle, or in a file of several the one on (or spanning) `line`; and where it came from.
+    static func one(from argument: String, line: Int?, kind: PuzzleKind?) throws -> (record: PuzzleRecord, source: String) {
+        let inputs = try read([argument])
+        let records = records(inputs, kind: kind)
+        guard !records.isEmpty else { throw StatusError("no puzzle in \(inputs.first?.name ?? argument)", exitCode: 1) }
+        let starts = records.prefix(8).map { String($0.record.firstLine) }.joined(separator: ", ") + (records.count > 8 ? ", ..." : "")
+        if let line {
+            guard let found = records.first(where: { $0.record.lines.contains { $0.number == line } }) else {
+                throw ValidationError("no puzzle on line \(line) of \(inputs[0].name) (its puzzles start on lines \(starts))")
+            }
+            return (found.record, "\(found.source.file):\(found.record.firstLine)")
+        }
+        guard records.count == 1 else {
+            throw ValidationError("\(inputs[0].name) holds \(records.count) puzzles: pick one with --line (they start on lines \(starts))")
+        }
+        return (records[0].record, "\(records[0].source.file):\(records[0].record.firstLine)")
+    }
+}
+
+/// A command's failure with its exit status (1 unreadable, 2 cut off, 3 wrong), printed as an
+/// error without the usage.
+struct StatusError: Error, CustomStringConvertible {
+    let description: String
+    let exitCode: Int32
+
+    init(_ description: String, exitCode: Int32) {
+        self.description = description
+        self.exitCode = exitCode
+    }
+}
+
 enum StandardError {
     static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))

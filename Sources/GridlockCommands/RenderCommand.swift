@@ -98,24 +98,24 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         do {
             try render()
-        } catch let failure as RenderFailure {
+        } catch let failure as StatusError {
             StandardError.write("Error: \(failure)\n")
             throw ExitCode(failure.exitCode)
         }
     }
 
     private func render() throws {
-        let (record, source) = try chosenRecord()
+        let (record, source) = try PuzzleInput.one(from: puzzle, line: line, kind: reading.puzzleKind)
         let parsed: ParsedPuzzle
         do {
             parsed = try ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions)
         } catch {
-            throw RenderFailure("\(source): \(error.description)", exitCode: 1)
+            throw StatusError("\(source): \(error.description)", exitCode: 1)
         }
         let frames = try steps(of: parsed)
         guard step < frames.count else {
             let moves = frames.count - 1
-            throw RenderFailure("\(source): its solution has \(moves) step\(moves == 1 ? "" : "s") after the start (step 0), so there is no step \(step)", exitCode: 1)
+            throw StatusError("\(source): its solution has \(moves) step\(moves == 1 ? "" : "s") after the start (step 0), so there is no step \(step)", exitCode: 1)
         }
         let title = BoardScene.title(kind: parsed.kind, step: step)
         let scene = BoardScene.scene(frames[step], title: title)
@@ -131,41 +131,24 @@ struct RenderCommand: ParsableCommand {
         try write(bytes, as: chosen)
     }
 
-    /// The one puzzle to draw, and where it came from.
-    private func chosenRecord() throws -> (PuzzleRecord, String) {
-        let inputs = try PuzzleInput.read([puzzle])
-        let records = PuzzleInput.records(inputs, kind: reading.puzzleKind)
-        guard !records.isEmpty else { throw RenderFailure("no puzzle in \(inputs.first?.name ?? puzzle)", exitCode: 1) }
-        if let line {
-            guard let found = records.first(where: { $0.record.lines.contains { $0.number == line } }) else {
-                throw ValidationError("no puzzle on line \(line) of \(inputs[0].name) (its puzzles start on lines \(records.prefix(8).map { String($0.record.firstLine) }.joined(separator: ", "))\(records.count > 8 ? ", ..." : ""))")
-            }
-            return (found.record, "\(found.source.file):\(found.record.firstLine)")
-        }
-        guard records.count == 1 else {
-            throw ValidationError("\(inputs[0].name) holds \(records.count) puzzles: pick one with --line (they start on lines \(records.prefix(8).map { String($0.record.firstLine) }.joined(separator: ", "))\(records.count > 8 ? ", ..." : ""))")
-        }
-        return (records[0].record, "\(records[0].source.file):\(records[0].record.firstLine)")
-    }
-
     /// The boards from the start to the end of the solution; only the start for step 0.
     private func steps(of parsed: ParsedPuzzle) throws -> [BoardFrame] {
         guard step > 0 else { return BoardFrame.steps(of: parsed, result: nil) }
         let name = solver ?? parsed.kind.defaultSolver
         guard parsed.hasSolver(name) else {
-            throw RenderFailure("this is a \(parsed.kind.rawValue) puzzle, which \(name) does not solve; its solvers are \(parsed.kind.solverNames.joined(separator: ", "))", exitCode: 1)
+            throw StatusError("this is a \(parsed.kind.rawValue) puzzle, which \(name) does not solve; its solvers are \(parsed.kind.solverNames.joined(separator: ", "))", exitCode: 1)
         }
         let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
         let options = SolveOptions.until(deadline, SolveOptions(maxStates: maxStates))
         let result = parsed.solve(with: name, options: options)!
         switch result.status {
         case .cutoff:
-            throw RenderFailure("\(name) was cut off (\(result.cutoffReason?.rawValue ?? "a limit")) before it found a solution: raise --timeout or --max-states", exitCode: 2)
+            throw StatusError("\(name) was cut off (\(result.cutoffReason?.rawValue ?? "a limit")) before it found a solution: raise --timeout or --max-states", exitCode: 2)
         case .unsolvable:
-            throw RenderFailure("the puzzle has no solution, so no step \(step): only step 0 can be drawn", exitCode: 1)
+            throw StatusError("the puzzle has no solution, so no step \(step): only step 0 can be drawn", exitCode: 1)
         case .solved:
             if let failure = parsed.validationFailure(of: result) {
-                throw RenderFailure("\(name)'s solution failed validation: \(failure)", exitCode: 3)
+                throw StatusError("\(name)'s solution failed validation: \(failure)", exitCode: 3)
             }
         }
         return BoardFrame.steps(of: parsed, result: result)
@@ -183,18 +166,9 @@ struct RenderCommand: ParsableCommand {
             let regular = attributes.map { ($0[.type] as? FileAttributeType) == .typeRegular } ?? true
             try Data(bytes).write(to: URL(fileURLWithPath: output), options: regular ? .atomic : [])
         } catch {
-            throw RenderFailure("cannot write \(output): \((error as NSError).localizedDescription)", exitCode: 1)
+            throw StatusError("cannot write \(output): \((error as NSError).localizedDescription)", exitCode: 1)
         }
     }
 }
 
 /// A render that could not be made: said on standard error, with its exit status.
-struct RenderFailure: Error, CustomStringConvertible {
-    let description: String
-    let exitCode: Int32
-
-    init(_ description: String, exitCode: Int32) {
-        self.description = description
-        self.exitCode = exitCode
-    }
-}
