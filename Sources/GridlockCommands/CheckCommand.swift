@@ -36,16 +36,10 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The puzzle: a file, '-' for standard input, or puzzle text.", completion: .file())
-    var puzzle: String
+    @OptionGroup var chosen: OnePuzzleOptions
 
     @Argument(help: "The answer: JSON text, a file holding it, or '-' for standard input.", completion: .file())
     var answer: String
-
-    @OptionGroup var reading: PuzzleReadOptions
-
-    @Option(help: "In a file of several puzzles, the one on (or spanning) this line.")
-    var line: Int?
 
     @Option(help: "A claim of no solution: stop the search that checks it after this many seconds.")
     var timeout: Double = 60
@@ -57,21 +51,14 @@ struct CheckCommand: ParsableCommand {
     var format: SolveCommand.OutputFormat = .text
 
     func validate() throws {
-        if let line, line < 1 { throw ValidationError("--line counts from 1") }
-        guard puzzle != "-" || answer != "-" else { throw ValidationError("only one of PUZZLE and ANSWER can be read from standard input") }
+        guard chosen.puzzleArgument != "-" || answer != "-" else { throw ValidationError("only one of PUZZLE and ANSWER can be read from standard input") }
         guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
         try TimeLimit.check(timeout)
     }
 
     func run() throws {
         do {
-            let (record, source) = try PuzzleInput.one(from: puzzle, line: line, kind: reading.puzzleKind)
-            let parsed: ParsedPuzzle
-            do {
-                parsed = try ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions)
-            } catch {
-                throw StatusError("\(source): \(error.description)", exitCode: 1)
-            }
+            let (parsed, source) = try chosen.puzzle()
             let claim = try AnswerText.claim(try AnswerText.read(answer))
             let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
             let verdict = AnswerCheck.verdict(of: claim, for: parsed, options: SolveOptions.until(deadline, SolveOptions(maxStates: maxStates)))

@@ -88,6 +88,31 @@ extension PuzzleInput {
     }
 }
 
+/// The one puzzle of `render` and `check`: the argument, how to read it, and --line.
+struct OnePuzzleOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("The puzzle: a file, '-' for standard input, or puzzle text.", valueName: "puzzle"), completion: .file())
+    var puzzleArgument: String
+
+    @OptionGroup var reading: PuzzleReadOptions
+
+    @Option(help: "In a file of several puzzles, the one on (or spanning) this line.")
+    var line: Int?
+
+    func validate() throws {
+        if let line, line < 1 { throw ValidationError("--line counts from 1") }
+    }
+
+    /// The puzzle, read, and where it came from (file:line); unreadable, exit status 1.
+    func puzzle() throws -> (ParsedPuzzle, String) {
+        let (record, source) = try PuzzleInput.one(from: puzzleArgument, line: line, kind: reading.puzzleKind)
+        do {
+            return (try ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions), source)
+        } catch {
+            throw StatusError("\(source): \(error.description)", exitCode: 1)
+        }
+    }
+}
+
 /// A command's failure with its exit status (1 unreadable, 2 cut off, 3 wrong), printed as an
 /// error without the usage.
 struct StatusError: Error, CustomStringConvertible {

@@ -44,13 +44,7 @@ struct RenderCommand: ParsableCommand {
         case svg, png
     }
 
-    @Argument(help: "The puzzle: a file, '-' for standard input, or puzzle text.", completion: .file())
-    var puzzle: String
-
-    @OptionGroup var reading: PuzzleReadOptions
-
-    @Option(help: "In a file of several puzzles, the one on (or spanning) this line.")
-    var line: Int?
+    @OptionGroup var chosen: OnePuzzleOptions
 
     @Option(help: "The step to draw: 0 is the start, N the board after N moves.")
     var step = 0
@@ -75,10 +69,9 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard step >= 0 else { throw ValidationError("--step must be 0 or more") }
-        if let line, line < 1 { throw ValidationError("--line counts from 1") }
         guard scale >= 0.25, scale <= 8 else { throw ValidationError("--scale must be between 0.25 and 8") }
         if let solver {
-            try SolverList.check(solver, kind: reading.puzzleKind)
+            try SolverList.check(solver, kind: chosen.reading.puzzleKind)
             guard SolverList.names(solver).count == 1 else { throw ValidationError("--solver takes one solver here") }
         }
         guard maxStates > 0 else { throw ValidationError("--max-states must be positive") }
@@ -105,13 +98,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func render() throws {
-        let (record, source) = try PuzzleInput.one(from: puzzle, line: line, kind: reading.puzzleKind)
-        let parsed: ParsedPuzzle
-        do {
-            parsed = try ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions)
-        } catch {
-            throw StatusError("\(source): \(error.description)", exitCode: 1)
-        }
+        let (parsed, source) = try chosen.puzzle()
         let frames = try steps(of: parsed)
         guard step < frames.count else {
             let moves = frames.count - 1
