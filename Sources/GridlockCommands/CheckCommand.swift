@@ -47,6 +47,8 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "A claim of no solution: stop the search that checks it once it holds this many states.")
     var maxStates = SolveOptions.defaultMaxStates
 
+    @OptionGroup var memoryBudget: MemoryBudgetOption
+
     @Option(help: "Output: text for people, json for one object.")
     var format: SolveCommand.OutputFormat = .text
 
@@ -61,7 +63,7 @@ struct CheckCommand: ParsableCommand {
             let (parsed, source) = try chosen.puzzle()
             let claim = try AnswerText.claim(try AnswerText.read(answer))
             let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
-            let verdict = AnswerCheck.verdict(of: claim, for: parsed, options: SolveOptions.until(deadline, SolveOptions(maxStates: maxStates)))
+            let verdict = AnswerCheck.verdict(of: claim, for: parsed, options: SolveOptions.until(deadline, SolveOptions(maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes)))
             let (word, reason, status): (String, String, Int32) = switch verdict {
             case .correct(let reason): ("correct", reason, 0)
             case .unknown(let reason): ("unknown", reason, 2)
