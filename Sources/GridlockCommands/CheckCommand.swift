@@ -29,7 +29,9 @@ struct CheckCommand: ParsableCommand {
 
             Exit status:
               0 the answer is right
-              1 the puzzle or the answer cannot be read
+              1 the puzzle's text or the answer cannot be read
+                (a missing puzzle file, or a file of several puzzles without
+                --line, is a usage error: 64)
               2 a claim of no solution that the search could not settle within its limits
               3 the answer is wrong: the first bad move is named
               64 the command line itself was wrong
@@ -62,6 +64,9 @@ struct CheckCommand: ParsableCommand {
         do {
             let (parsed, source) = try chosen.puzzle()
             let claim = try AnswerText.claim(try AnswerText.read(answer))
+            if case .filled = claim, parsed.sudoku == nil {
+                throw StatusError("a \(parsed.kind.rawValue) answer lists its moves, such as \"moves\":[\"B down 2\"]; one text is a Sudoku's filled grid", exitCode: 1)
+            }
             let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
             let verdict = AnswerCheck.verdict(of: claim, for: parsed, options: SolveOptions.until(deadline, SolveOptions(maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes)))
             let (word, reason, status): (String, String, Int32) = switch verdict {
@@ -70,12 +75,13 @@ struct CheckCommand: ParsableCommand {
             case .wrong(let reason): ("wrong", reason, 3)
             }
             switch format {
-            case .text: print("\(source): \(word): \(reason)")
+            // The reason quotes the answer's own text: escaped, so no control character reaches the terminal.
+            case .text: print("\(source.printable): \(word): \(reason.printable)")
             case .json: print(JSONLine.encode(CheckLine(source: source, kind: parsed.kind.rawValue, verdict: word, reason: reason)))
             }
             if status != 0 { throw ExitCode(status) }
         } catch let failure as StatusError {
-            StandardError.write("Error: \(failure)\n")
+            StandardError.write("Error: \(failure.description.printable)\n")
             throw ExitCode(failure.exitCode)
         }
     }
@@ -95,17 +101,24 @@ enum AnswerText {
 
     /// The JSON itself, a file's contents, or standard input's.
     static func read(_ argument: String) throws -> String {
-        if argument == "-" { return try bounded(FileHandle.standardInput.readData(ofLength: maximumBytes + 1), from: "standard input") }
+        if argument == "-" { return try bounded(FileHandle.standardInput, from: "standard input") }
         let trimmed = argument.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("{") { return argument }
         guard let handle = FileHandle(forReadingAtPath: argument) else {
             throw StatusError("the answer \(argument.printable) is neither JSON (it starts with '{') nor a file that can be read", exitCode: 1)
         }
         defer { try? handle.close() }
-        return try bounded(handle.readData(ofLength: maximumBytes + 1), from: argument)
+        return try bounded(handle, from: argument)
     }
 
-    private static func bounded(_ data: Data, from name: String) throws -> String {
+    /// At most `maximumBytes` of UTF-8 text; a directory or a closed input is an error, not a trap.
+    private static func bounded(_ handle: FileHandle, from name: String) throws -> String {
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
+        } catch {
+            throw StatusError("cannot read the answer from \(name.printable): \(error.localizedDescription)", exitCode: 1)
+        }
         guard data.count <= maximumBytes else { throw StatusError("the answer in \(name.printable) is over \(maximumBytes >> 20) MiB", exitCode: 1) }
         guard let text = String(data: data, encoding: .utf8) else { throw StatusError("the answer in \(name.printable) is not UTF-8 text", exitCode: 1) }
         return text

@@ -16,7 +16,14 @@ struct PuzzleInput {
         var inputs: [PuzzleInput] = []
         for (index, argument) in arguments.enumerated() {
             if argument == "-" {
-                let data = FileHandle.standardInput.readDataToEndOfFile()
+                // Throwing reads: a closed standard input, or a directory on it, is an error to
+                // report, where readDataToEndOfFile traps.
+                let data: Data
+                do {
+                    data = try FileHandle.standardInput.readToEnd() ?? Data()
+                } catch {
+                    throw ValidationError("cannot read standard input: \(error.localizedDescription)")
+                }
                 inputs.append(PuzzleInput(name: "stdin", text: String(decoding: data, as: UTF8.self)))
             } else if FileManager.default.fileExists(atPath: argument) {
                 guard let data = FileManager.default.contents(atPath: argument) else {

@@ -38,6 +38,12 @@ struct CheckCommandTests {
         #expect(check.status == 3 && check.stdout.contains(": wrong: ") && check.stdout.contains(reason), "\(check.stdout)\(check.stderr)")
     }
 
+    @Test("an answer's own text is escaped: no control character reaches the terminal")
+    func controlCharactersEscaped() throws {
+        let check = try GridlockBinary.run(["check", Self.rushHour, #"{"status":"solved","moves":["\u001b[31mX up 1"]}"#])
+        #expect(check.status == 3 && check.stdout.contains("no movable block") && !check.stdout.contains("\u{1b}"), "\(check.stdout)")
+    }
+
     @Test("a true claim of no solution is correct: an 8-puzzle with two tiles swapped")
     func trueUnsolvable() throws {
         let check = try GridlockBinary.run(["check", "1 2 3 4 5 6 8 7 0", #"{"status":"unsolvable"}"#, "--format", "json"])
@@ -53,6 +59,8 @@ struct CheckCommandTests {
         (["check", rushHour, "{\"status\":\"solved\",\"moves\":[1,2]}"], 1, "a list of texts"),
         (["check", rushHour, "{\"status\":\"solved\""], 1, "not JSON"),
         (["check", "-", "-"], 64, "only one of PUZZLE and ANSWER"),
+        (["check", rushHour, "/"], 1, "cannot read the answer from /"),
+        (["check", rushHour, "{\"status\":\"solved\",\"moves\":\"B down 2\"}"], 1, "lists its moves"),
     ])
     func unreadableAnswers(arguments: [String], status: Int32, message: String) throws {
         let check = try GridlockBinary.run(arguments, stdin: "")

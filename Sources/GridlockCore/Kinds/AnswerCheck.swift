@@ -32,7 +32,7 @@ public enum AnswerCheck {
             switch result.status {
             case .unsolvable: return .correct("it has no solution, as claimed (\(puzzle.kind.defaultSolver) proved it)")
             case .solved:
-                let moves = result.moves ?? 0
+                guard let moves = result.moves, result.solvedPosition == nil else { return .wrong("it is not unsolvable: \(puzzle.kind.defaultSolver) solved it") }
                 return .wrong("it is not unsolvable: \(puzzle.kind.defaultSolver) solved it in \(moves) move\(moves == 1 ? "" : "s")")
             default: return .unknown("\(puzzle.kind.defaultSolver) was cut off (\(result.cutoffReason?.rawValue ?? "a limit")) before it could tell")
             }

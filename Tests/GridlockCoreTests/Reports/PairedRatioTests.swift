@@ -57,6 +57,8 @@ import Testing
         #expect(repeated.high - repeated.low >= 0.9 * (once.high - once.low), "\(once) \(repeated)")
         // Overflowing ratios are left out, not turned into infinity.
         #expect(PairedRatio(baseline: [1e-310, 1], other: [1e300, 2])?.ratio.isFinite == true)
+        // A lone pair whose ratio is past any Double is left out, leaving none.
+        #expect(PairedRatio(baseline: [1e-310], other: [1e300]) == nil)
     }
 
     /// 50 pairs a cluster, each cluster's times `shift` times the baseline's, within 1%.
