@@ -10,7 +10,7 @@ An example is a command line (continued by a trailing backslash). After it, in t
 Commands of programs this machine cannot run here (docker, kubectl) and examples with a
 placeholder (FILE, DB, DIR, POD in capitals) or a role's address on other machines are
 skipped and counted too. Examples run in order, each document in a scratch directory that
-holds the repository's data/, config/, Tests/ and deploy/ (copied), with `gridlock` (and
+holds the repository's data/, config/, Tests/, examples/ and deploy/ (copied), with `gridlock` (and
 scripts/gridlock) the binary under test.
 
 Usage: check-docs.py BINARY [ONLY]   (prints each failure, then the counts; exit 1 on a
@@ -141,7 +141,7 @@ def help_examples():
 
 def scratch():
     directory = tempfile.mkdtemp(prefix="gridlock-docs.")
-    for name in ["data", "config", "Tests"]:
+    for name in ["data", "config", "Tests", "examples"]:
         os.symlink(os.path.join(root, name), os.path.join(directory, name))
     shutil.copytree(os.path.join(root, "deploy"), os.path.join(directory, "deploy"))
     bin_dir = os.path.join(directory, ".bin")
