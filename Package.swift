@@ -52,7 +52,8 @@ let package = Package(
         .target(name: "PNGFile", dependencies: ["CPNG"]),
         // A thin, safe Swift wrapper: context, sockets, multipart messages, poll, typed errors.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
-        // prctl(2), which Swift cannot call (it is variadic): a supervised worker dies with its supervisor.
+        // prctl(2), which Swift cannot call (it is variadic): a supervised worker dies with its
+        // supervisor; and the fork-to-exec of an outside solver, which must be plain C.
         .target(name: "CProcessControl"),
         // Coordinator, worker, sink and the results database.
         .target(

@@ -36,6 +36,8 @@ public struct JobSpecification: Sendable {
     public var kind: PuzzleKind?
     /// Empty means each kind's default, else the listed solvers of each record's kind.
     public var solvers: [String]
+    /// Outside solvers (`--external`) whose names `solvers` may hold.
+    public var external: [ExternalSolver]
     public var maxStates: Int
     public var timeoutSeconds: Double?
     public var tileOptions: TileReadOptions
@@ -44,12 +46,13 @@ public struct JobSpecification: Sendable {
     public static let defaultMaximumRecordBytes = 1 << 20
 
     public init(
-        batch: String, kind: PuzzleKind? = nil, solvers: [String] = [], maxStates: Int, timeoutSeconds: Double? = nil,
+        batch: String, kind: PuzzleKind? = nil, solvers: [String] = [], external: [ExternalSolver] = [], maxStates: Int, timeoutSeconds: Double? = nil,
         tileOptions: TileReadOptions = TileReadOptions(), maximumRecordBytes: Int = defaultMaximumRecordBytes
     ) {
         self.batch = batch
         self.kind = kind
         self.solvers = solvers
+        self.external = external
         self.maxStates = maxStates
         self.timeoutSeconds = timeoutSeconds
         self.tileOptions = tileOptions
@@ -182,7 +185,7 @@ public final class JobReader {
     /// The solvers each kind's records get, worked out once per kind rather than per record.
     private func solvers(of kind: PuzzleKind) -> [String] {
         if let known = solversByKind[kind] { return known }
-        let solvers = kind.solvers(from: specification.solvers)
+        let solvers = kind.solvers(from: specification.solvers, external: specification.external)
         solversByKind[kind] = solvers
         return solvers
     }

@@ -13,12 +13,13 @@ import GridlockWire
 public enum JobRunner {
     public static func run(
         _ job: Job, worker: WorkerIdentity, meter: PeakMemoryMeter, cpuClock: JobCPUClock = JobCPUClock(), waited: Bool = true,
-        memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes
+        memoryBudgetBytes: Int = SolveOptions.defaultMemoryBudgetBytes, external: [ExternalSolver] = []
     ) -> JobResult {
         var result = JobResult(answering: job, worker: worker, status: .failed)
         let kind = job.kind
-        guard kind.runs(job.solver) else {
-            result.error = "unknown \(kind.rawValue) solver '\(job.solver)'; this worker has \(kind.jobNames.joined(separator: ", "))"
+        guard kind.runs(job.solver, external: external) else {
+            let names = kind.jobNames + external.names(of: kind)
+            result.error = "unknown \(kind.rawValue) solver '\(job.solver)'; this worker has \(names.joined(separator: ", ")) (an outside solver needs --external on the worker too)"
             return result
         }
         if FaultInjection.hangsOn(job) {
@@ -48,6 +49,12 @@ public enum JobRunner {
         result.expectedMoves = puzzle.expectedMoves
         let deadline = job.timeoutSeconds.map { start.advanced(by: .seconds($0)) }
         let options = SolveOptions.until(deadline, SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes))
+        if let solver = external.named(job.solver, kind: kind) {
+            let outcome = ExternalSolving.run(solver, on: puzzle, deadline: deadline)
+            measure()
+            result.take(outcome)
+            return result
+        }
         if job.solver == PuzzleKind.analysisJob {
             analyze(puzzle, job: job, memoryBudgetBytes: memoryBudgetBytes, into: &result)
             measure()
@@ -77,6 +84,20 @@ public enum JobRunner {
             result.error = "the solution failed validation: \(failure)"
         }
         return result
+    }
+}
+
+extension JobResult {
+    /// An outside solver's outcome: its process's own wall and CPU time and peak memory (the
+    /// solver's, as a built-in solver's accounting is), not the worker's.
+    mutating func take(_ outcome: ExternalSolving.Outcome) {
+        status = outcome.status
+        moves = outcome.moves
+        solution = outcome.solution
+        error = outcome.error
+        seconds = outcome.wallSeconds
+        cpuSeconds = outcome.cpuSeconds
+        memoryBytes = outcome.peakRSSBytes
     }
 }
 

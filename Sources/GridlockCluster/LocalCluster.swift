@@ -37,8 +37,9 @@ public enum LocalCluster {
         var keyFile: String { "\(directory)/key" }
 
         /// Starts `count` processes of `executable` (run as `executable worker ...`), each
-        /// given `memoryBudget` (GiB, as the worker's flag reads it) for its jobs if set.
-        public init(_ count: Int, executable: String = WorkerSupervisor.currentExecutable, memoryBudget: String? = nil) throws {
+        /// given `memoryBudget` (GiB, as the worker's flag reads it) for its jobs if set, and
+        /// `flags` besides (the outside solvers).
+        public init(_ count: Int, executable: String = WorkerSupervisor.currentExecutable, memoryBudget: String? = nil, flags: [String] = []) throws {
             Self.removeAbandonedDirectories()
             var template = Array("/tmp/gridlock-\(getpid())-XXXXXX".utf8CString)
             guard let created = mkdtemp(&template) else {
@@ -50,7 +51,7 @@ public enum LocalCluster {
                 arguments: [
                     "worker", "--coordinator", "ipc://\(directory)/jobs", "--sink", "ipc://\(directory)/results", "--key-file",
                     "\(directory)/key", "--exit-when-drained",
-                ] + (memoryBudget.map { ["--memory-budget", $0] } ?? []),
+                ] + (memoryBudget.map { ["--memory-budget", $0] } ?? []) + flags,
                 replaceCleanExits: true)
             do {
                 try ClusterKeyFile.create(key, at: keyFile)

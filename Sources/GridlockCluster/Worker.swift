@@ -41,6 +41,8 @@ public enum Worker {
         public var curve: RoleKeys?
         /// What each job's search may hold (SolveOptions.memoryBudgetBytes).
         public var memoryBudgetBytes = SolveOptions.defaultMemoryBudgetBytes
+        /// Outside solvers this worker runs (`--external`), beside the built-in ones.
+        public var external: [ExternalSolver] = []
         /// How often to say that the coordinator has not been heard from (a dead or misspelt
         /// address is otherwise silent until the silence limit); nil: never.
         public var silenceNoticeInterval: Duration? = .seconds(5)
@@ -85,7 +87,7 @@ public enum Worker {
         try sink.connect(configuration.sink)
         let queue = WorkerQueue(wake: try WakeSignal(), maximumWindow: configuration.maximumWindow)
         let solverThread = Thread {
-            runSolver(queue, identity: configuration.identity, meter: meter, memoryBudgetBytes: configuration.memoryBudgetBytes)
+            runSolver(queue, identity: configuration.identity, meter: meter, memoryBudgetBytes: configuration.memoryBudgetBytes, external: configuration.external)
         }
         solverThread.start()
         defer {
@@ -170,13 +172,14 @@ public enum Worker {
     }
 
     /// The solver thread: solves queued jobs in order until the queue stops.
-    private static func runSolver(_ queue: WorkerQueue, identity: WorkerIdentity, meter: PeakMemoryMeter, memoryBudgetBytes: Int) {
+    private static func runSolver(_ queue: WorkerQueue, identity: WorkerIdentity, meter: PeakMemoryMeter, memoryBudgetBytes: Int, external: [ExternalSolver]) {
         let clock = ContinuousClock()
         let cpuClock = JobCPUClock()
         while let (job, waited) = queue.take() {
             let start = clock.now
             let result = JobRunner.run(
-                job, worker: identity, meter: meter, cpuClock: cpuClock, waited: waited, memoryBudgetBytes: memoryBudgetBytes)
+                job, worker: identity, meter: meter, cpuClock: cpuClock, waited: waited, memoryBudgetBytes: memoryBudgetBytes,
+                external: external)
             queue.finished(result, seconds: Double(seconds: start.duration(to: clock.now)))
         }
     }

@@ -96,7 +96,7 @@ struct BatchCommand: ParsableCommand {
         let store: ResultStore
         do {
             // The workers first, while this process is small (LocalCluster.swift says why).
-            let pool = try LocalCluster.Workers(workers, memoryBudget: memoryBudget.share(of: workers))
+            let pool = try LocalCluster.Workers(workers, memoryBudget: memoryBudget.share(of: workers), flags: jobOptions.external.flags)
             do {
                 store = try ResultStore(path: db)
                 try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0))
@@ -172,6 +172,8 @@ struct JobOptions: ParsableArguments {
 
     @OptionGroup var reading: PuzzleReadOptions
 
+    @OptionGroup var external: ExternalSolverOptions
+
     @Option(help: "Stop a search (status cutoff) once it holds this many states, checked after each level of a breadth-first search (default \(SolveOptions.defaultMaxStates)).")
     var maxStates: Int?
 
@@ -185,7 +187,7 @@ struct JobOptions: ParsableArguments {
     var solverNames: [String] { solver.map(SolverList.names) ?? [] }
 
     func validate() throws {
-        if let solver { try SolverList.check(solver, kind: reading.puzzleKind) }
+        if let solver { try SolverList.check(solver, kind: reading.puzzleKind, external: try external.solvers()) }
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
         try TimeLimit.check(timeout)
         if let maxRecordBytes, !(64...(8 << 20)).contains(maxRecordBytes) {
@@ -196,7 +198,7 @@ struct JobOptions: ParsableArguments {
     /// Every job's kind, solvers, limits and options: what decides its answer.
     func specification(batch: String, file: ClusterConfig = ClusterConfig()) -> JobSpecification {
         JobSpecification(
-            batch: batch, kind: reading.puzzleKind, solvers: solverNames,
+            batch: batch, kind: reading.puzzleKind, solvers: solverNames, external: (try? external.solvers()) ?? [],
             maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
             maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes)

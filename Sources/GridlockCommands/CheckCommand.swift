@@ -124,36 +124,12 @@ enum AnswerText {
         return text
     }
 
-    /// What the JSON object says: {"status":"solved","moves":[...]} (or solve's "solution"),
-    /// or {"status":"unsolvable"}.
+    /// What the JSON object says (AnswerCheck.answer): an unreadable answer exits 1.
     static func claim(_ text: String) throws -> AnswerCheck.Claim {
-        let object: [String: Any]
         do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-                throw StatusError("the answer is not a JSON object", exitCode: 1)
-            }
-            object = parsed
-        } catch let failure as StatusError {
-            throw failure
+            return try AnswerCheck.answer(fromJSON: text).claim
         } catch {
-            throw StatusError("the answer is not JSON: \(String(text.prefix(80)).printable)", exitCode: 1)
-        }
-        guard let status = object["status"] as? String else {
-            throw StatusError("the answer has no \"status\" (\"solved\" or \"unsolvable\")", exitCode: 1)
-        }
-        switch status {
-        case "unsolvable":
-            return .unsolvable
-        case "solved":
-            // solve --format json says "moves": 51 (a count) and lists them in "solution".
-            let moves = object["moves"] is [Any] || object["moves"] is String ? object["moves"] : object["solution"]
-            if let grid = moves as? String { return .filled(grid: grid) }
-            guard let texts = moves as? [Any], let strings = texts as? [String] else {
-                throw StatusError("a solved answer needs \"moves\": a list of texts such as [\"B down 2\"]", exitCode: 1)
-            }
-            return .solved(moves: strings)
-        default:
-            throw StatusError("the answer's status is \(status.printable): it must be \"solved\" or \"unsolvable\"", exitCode: 1)
+            throw StatusError(error.description, exitCode: 1)
         }
     }
 }

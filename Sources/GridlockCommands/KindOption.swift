@@ -61,13 +61,16 @@ enum SolverList {
         .list(Array(Set(PuzzleKind.allCases.flatMap(\.jobNames))).sorted())
     }
 
-    static func check(_ list: String, kind: PuzzleKind?) throws {
+    static func check(_ list: String, kind: PuzzleKind?, external: [ExternalSolver] = []) throws {
         guard !names(list).isEmpty else {
             throw ValidationError("--solver '\(list.printable)' names no solver: give one or more, separated by commas; \(catalogue)")
         }
-        let known = kind.map(\.jobNames) ?? PuzzleKind.allCases.flatMap(\.jobNames)
-        for name in names(list) where !known.contains(name) {
-            throw ValidationError("unknown solver '\(name)'; the solvers are \(kind.map { "\($0.rawValue): \($0.solverNames.joined(separator: ", "))" } ?? catalogue)")
+        let kinds = kind.map { [$0] } ?? PuzzleKind.allCases
+        for name in names(list) where !kinds.contains(where: { $0.runs(name, external: external) }) {
+            let outside = external.filter { kinds.contains($0.kind) }.map { "\($0.kind.rawValue):\($0.name)" }
+            throw ValidationError(
+                "unknown solver '\(name.printable)'; the solvers are \(kind.map { "\($0.rawValue): \($0.solverNames.joined(separator: ", "))" } ?? catalogue)"
+                    + (outside.isEmpty ? " (an outside solver is named with --external KIND:NAME=COMMAND)" : "; outside: \(outside.joined(separator: ", "))"))
         }
     }
 }

@@ -51,6 +51,8 @@ struct WorkerCommand: ParsableCommand {
     /// The budget of all --workers together: each process's jobs get an equal share.
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
+    @OptionGroup var external: ExternalSolverOptions
+
     @Option(help: "Exit after hearing nothing from the coordinator for this many seconds; it says it is there every second (config: worker.coordinator_silence_s; default 120; 0: never).")
     var coordinatorSilenceLimit: Double?
 
@@ -95,6 +97,7 @@ struct WorkerCommand: ParsableCommand {
             if let path = key.keyFile { flags += ["--key-file", path] }
             if let directory = key.keys { flags += ["--keys", directory] }
             if exitWhenDrained { flags.append("--exit-when-drained") }
+            flags += external.flags
             flags += ["--log-format", logs.logFormat.rawValue]
             // A pool: a process that dies is replaced; one that exits cleanly (drained) is not.
             let pool = WorkerSupervisor(executable: WorkerSupervisor.currentExecutable, arguments: flags, replaceCleanExits: false)
@@ -118,6 +121,7 @@ struct WorkerCommand: ParsableCommand {
         configuration.key = security.key
         configuration.curve = security.curve
         configuration.memoryBudgetBytes = memoryBudget.bytes
+        configuration.external = try external.solvers()
         configuration.maximumWindow = window
         configuration.log = { log.warning("\($0)") }
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Foundation
+import GridlockCluster
 import GridlockCore
 
 struct SolveCommand: ParsableCommand {
@@ -55,6 +56,8 @@ struct SolveCommand: ParsableCommand {
 
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
+    @OptionGroup var external: ExternalSolverOptions
+
     @Option(help: "Sudoku: count solutions up to this many (2 proves a puzzle unique); reported as 'solutions'.")
     var count: Int?
 
@@ -80,7 +83,7 @@ struct SolveCommand: ParsableCommand {
     func validate() throws {
         if let solver {
             if solver == PuzzleKind.analysisJob { throw ValidationError("analysis is its own command: gridlock analyze (or --solver analyze in gridlock batch)") }
-            try SolverList.check(solver, kind: reading.puzzleKind)
+            try SolverList.check(solver, kind: reading.puzzleKind, external: try external.solvers())
             guard SolverList.names(solver).count == 1 else { throw ValidationError("--solver takes one solver here; `gridlock bench` compares several") }
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
@@ -127,13 +130,16 @@ struct SolveCommand: ParsableCommand {
             return .invalid(record.text, source: source, error: error)
         }
         let solverName = solver ?? puzzle.kind.defaultSolver
+        let deadline = timeout.map { clock.now.advanced(by: .seconds($0)) }
+        if let outside = (try? external.solvers())?.named(solverName, kind: puzzle.kind) {
+            return SolveReport(record.text, source: source, solver: outside, puzzle: puzzle, outcome: ExternalSolving.run(outside, on: puzzle, deadline: deadline))
+        }
         guard puzzle.hasSolver(solverName) else {
             return .invalid(record.text, source: source, error: PuzzleInputError(
                 code: "wrong-solver",
                 message: "this is a \(puzzle.kind.rawValue) puzzle, which \(solverName) does not solve; its solvers are \(puzzle.kind.solverNames.joined(separator: ", "))",
                 location: TextLocation(line: record.firstLine)))
         }
-        let deadline = timeout.map { clock.now.advanced(by: .seconds($0)) }
         let options = SolveOptions.until(deadline, SolveOptions(
             maxStates: maxStates, exploreWholeCluster: full, solutionLimit: count ?? 1, maxSteps: maxSteps,
             memoryBudgetBytes: memoryBudget.bytes))
@@ -174,7 +180,7 @@ struct SolveCommand: ParsableCommand {
             let grid = show ? SudokuPuzzle.gridText(cells, geometry: sudoku.geometry) : position
             text += "\n" + grid.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
         }
-        if let error = report.error, report.status != "invalid" {
+        if let error = report.error, report.status != "invalid", report.status != "failed" {
             text += "\n  ERROR: \(error.message)"
         }
         return text
@@ -188,18 +194,19 @@ struct ExitOutcome {
 
     mutating func note(_ report: SolveReport) {
         counts[report.status, default: 0] += 1
-        if report.matchesExpected == false { disagreements += 1 }
+        if report.matchesExpected == false || report.error?.code == ExternalSolving.Failure.wrongAnswer.rawValue { disagreements += 1 }
     }
 
     var exitCode: Int32 {
         if disagreements > 0 { return 3 }
-        if counts["cutoff", default: 0] > 0 { return 2 }
+        if counts["cutoff", default: 0] > 0 || counts["failed", default: 0] > 0 { return 2 }
         if counts["invalid", default: 0] > 0 { return 1 }
         return 0
     }
 
     var summary: String {
         let parts = ["solved", "unsolvable", "cutoff", "invalid"].map { "\(counts[$0, default: 0]) \($0)" }
+            + (counts["failed"].map { ["\($0) failed"] } ?? [])
         let flagged = disagreements > 0 ? ", \(disagreements) DISAGREED with the expected answer" : ""
         return parts.joined(separator: ", ") + flagged
     }

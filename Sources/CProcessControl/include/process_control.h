@@ -1,8 +1,25 @@
-// Linux process controls Swift cannot call itself: prctl(2) is variadic in glibc.
+// Linux process controls Swift cannot call itself: prctl(2) is variadic in glibc, and what a
+// forked child may do before exec must be async-signal-safe C, not Swift.
 #ifndef GRIDLOCK_PROCESS_CONTROL_H
 #define GRIDLOCK_PROCESS_CONTROL_H
 
+#include <sys/types.h>
+
 /// Asks the kernel to send `signal` to this process when its parent dies; 0 on success.
 int gridlock_signal_on_parent_death(int signal);
+
+/// Starts `/bin/sh -c command` with `environment` as the leader of a new process group, with
+/// `input`, `output` and `errors` (each 3 or more) as its standard input, output and error and
+/// no other descriptor open. It gets SIGKILL if the calling thread ends (a worker killed
+/// mid-job leaves no solver behind), and default signal handling. Returns the child's pid, or
+/// -1 with errno set.
+pid_t gridlock_spawn_shell(const char *command, char *const environment[], int input, int output, int errors);
+
+/// pipe2(2) with O_CLOEXEC (glibc declares pipe2 only with _GNU_SOURCE); 0 on success.
+int gridlock_pipe_close_on_exec(int ends[2]);
+
+/// Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER), so that
+/// a solver's killed children are reaped here, not left as zombies; 0 on success.
+int gridlock_become_subreaper(void);
 
 #endif

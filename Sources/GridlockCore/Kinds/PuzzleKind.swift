@@ -42,8 +42,8 @@ extension PuzzleKind {
 
     /// The solvers of `requested` that solve this kind, in order; the default when it names
     /// none of them, so one `--solver` list serves a file of mixed kinds.
-    public func solvers(from requested: [String]) -> [String] {
-        let chosen = requested.filter(jobNames.contains)
+    public func solvers(from requested: [String], external: [ExternalSolver] = []) -> [String] {
+        let chosen = requested.filter { runs($0, external: external) }
         return chosen.isEmpty ? [defaultSolver] : chosen
     }
 

@@ -10,6 +10,7 @@ extension SolveReport {
         if let moves = solution?.moves, !moves.isEmpty {
             lines.append("  " + moves.joined(separator: ", "))
         }
+        if status == "failed" { return lines.joined(separator: "\n") }
         if let stats, let nodes = stats.searchNodes {
             lines.append("  search nodes \(nodes.grouped) · guesses \((stats.guesses ?? 0).grouped) · propagation steps \((stats.propagations ?? 0).grouped) · memory \(stats.memoryBytes.bytes)")
         } else if let stats {
@@ -48,6 +49,9 @@ extension SolveReport {
         case "cutoff":
             let work = stats?.searchNodes.map { $0.counted("search node") } ?? "\((stats?.statesStored ?? 0).grouped) states"
             return "\(name): cut off (\(reason ?? cutoffReason ?? "limit")) after \(work)\(time)"
+        case "failed":
+            // An outside solver's crash, garbled output or wrong answer: its message says which.
+            return "\(name): failed: \(error?.message ?? "no answer")\(time)"
         default:
             let place = error.flatMap { error in error.line.map { line in error.column.map { "line \(line), column \($0): " } ?? "line \(line): " } } ?? ""
             return "\(name): invalid: \(place)\(error?.message ?? "unreadable")"

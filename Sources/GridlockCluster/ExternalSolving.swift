@@ -1,0 +1,117 @@
+// An outside solver's run turned into a result, as a built-in solver's is: its answer read
+// (AnswerCheck+JSON.swift) and replayed by the kind's validator, its ending named. A crash, a
+// garbled answer or a wrong one never passes as solved.
+//
+//   exited 0, answer solved, validator agrees   solved (moves, solution)
+//   exited 0, answer unsolvable                 unsolvable (the batch's expected answer judges it)
+//   exited 0, answer wrong                      failed: "wrong answer: the first bad move ..."
+//   exited 0, answer unreadable                 failed: "error: ..." (its first bytes escaped)
+//   exit code N, or killed by a signal          failed: "crashed: exit code N" / "signal N (NAME)"
+//   still running at the deadline               cutoff: "cut off (timeout)", the group killed
+
+import Foundation
+import GridlockCore
+import GridlockWire
+
+public enum ExternalSolving {
+    /// Why a run that ended is no answer (status failed).
+    public enum Failure: String, Sendable, Hashable {
+        /// A non-zero exit, or death by a signal.
+        case crashed
+        /// Output that is no answer (not JSON, no status, too long), or a solver that could not start.
+        case error
+        /// An answer the validator refutes.
+        case wrongAnswer = "wrong-answer"
+    }
+
+    public struct Outcome: Sendable {
+        public var status: JobStatus
+        public var failure: Failure?
+        public var moves: Int?
+        /// The move texts joined by ", ", or a Sudoku's filled grid.
+        public var solution = ""
+        /// The validated moves, for `solve` to show.
+        public var validatedMoves: [SolutionMove] = []
+        /// The solver's own figures, as compact JSON.
+        public var stats: String?
+        public var error: String?
+        public var wallSeconds = 0.0
+        public var cpuSeconds = 0.0
+        public var peakRSSBytes = 0
+    }
+
+    /// Runs `solver` on `puzzle`, killing it at `deadline`.
+    public static func run(_ solver: ExternalSolver, on puzzle: ParsedPuzzle, deadline: ContinuousClock.Instant?) -> Outcome {
+        let process = ExternalProcess(command: solver.command, environment: puzzle.externalEnvironment)
+        let run: ExternalProcess.Run
+        do {
+            run = try process.run(input: Array(puzzle.externalInput.utf8), deadline: deadline)
+        } catch {
+            return Outcome(status: .failed, failure: .error, error: "error: \(error.description)")
+        }
+        var outcome = judge(run, of: solver, on: puzzle)
+        outcome.wallSeconds = run.wallSeconds
+        outcome.cpuSeconds = run.cpuSeconds
+        outcome.peakRSSBytes = run.peakRSSBytes
+        return outcome
+    }
+
+    /// What a finished run says, by the table above.
+    static func judge(_ run: ExternalProcess.Run, of solver: ExternalSolver, on puzzle: ParsedPuzzle) -> Outcome {
+        let errors = run.errorOutput.isEmpty ? "" : "; its standard error: " + AnswerCheck.opening(String(decoding: run.errorOutput, as: UTF8.self))
+        switch run.ending {
+        case .timedOut:
+            return Outcome(status: .cutoff, error: "cut off (timeout) after \(run.wallSeconds.formatted(decimals: 2)) s: \(solver.name) was killed at its time limit")
+        case .signalled(let signal):
+            return Outcome(status: .failed, failure: .crashed, error: "crashed: \(solver.name) was killed by signal \(signal) (\(signalName(signal)))\(errors)")
+        case .exited(let code) where code != 0:
+            return Outcome(status: .failed, failure: .crashed, error: "crashed: \(solver.name) exited with code \(code)\(code == 127 ? " (command not found?)" : "")\(errors)")
+        case .exited:
+            break
+        }
+        guard !run.outputOverflowed else {
+            return Outcome(status: .failed, failure: .error, error: "error: \(solver.name) printed over \(run.output.count >> 10) KiB, more than an answer")
+        }
+        let text = String(decoding: run.output, as: UTF8.self)
+        let answer: AnswerCheck.Answer
+        do {
+            answer = try AnswerCheck.answer(fromJSON: text)
+        } catch {
+            return Outcome(status: .failed, failure: .error, error: "error: \(error.description)\(errors)")
+        }
+        var outcome = Outcome(status: .failed, stats: answer.stats)
+        switch answer.claim {
+        case .unsolvable:
+            outcome.status = .unsolvable
+            return outcome
+        case .filled(let grid):
+            outcome.solution = grid
+        case .solved(let texts):
+            outcome.solution = texts.joined(separator: ", ")
+            if puzzle.sudoku == nil {
+                outcome.moves = texts.count
+                outcome.validatedMoves = (try? AnswerCheck.moves(texts, for: puzzle)) ?? []
+            } else if texts.count == 1 {
+                outcome.solution = texts[0]
+            }
+        }
+        switch AnswerCheck.verdict(of: answer.claim, for: puzzle) {
+        case .correct:
+            outcome.status = .solved
+        case .wrong(let reason), .unknown(let reason):
+            outcome.validatedMoves = []
+            outcome.failure = .wrongAnswer
+            outcome.error = "wrong answer: \(reason)"
+        }
+        return outcome
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT",
+            SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM",
+            SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+}

@@ -1,0 +1,59 @@
+// `--external KIND:NAME=COMMAND`, repeatable: outside solvers for solve, batch, coordinator and
+// worker (GridlockCore's ExternalSolver.swift has the contract). A batch hands its flags to the
+// workers it starts; a coordinator needs them only to accept the names in --solver.
+
+import ArgumentParser
+import GridlockCluster
+import GridlockCore
+
+struct ExternalSolverOptions: ParsableArguments {
+    @Option(
+        name: .customLong("external"),
+        help: ArgumentHelp(
+            "An outside solver, repeatable: KIND:NAME=COMMAND makes NAME a solver of KIND. COMMAND runs through /bin/sh -c once per puzzle, reads the puzzle on standard input and prints {\"status\":\"solved\",\"moves\":[...]} or {\"status\":\"unsolvable\"}; every answer is replayed by Gridlock's validator.",
+            valueName: "KIND:NAME=COMMAND"))
+    var texts: [String] = []
+
+    func validate() throws { _ = try solvers() }
+
+    /// The solvers the flags name.
+    func solvers() throws -> [ExternalSolver] {
+        do {
+            return try ExternalSolver.parseAll(texts)
+        } catch {
+            throw ValidationError("--external: \(error.description)")
+        }
+    }
+
+    /// The same flags, for the processes a command starts.
+    var flags: [String] { texts.flatMap { ["--external", $0] } }
+}
+
+extension SolveReport {
+    /// `solve`'s report of an outside solver's run: a validated answer as a built-in solver's
+    /// (its moves, compared with the expected answer), a failure with its kind as the error code
+    /// (`crashed`, `error`, `wrong-answer`).
+    init(_ text: String, source: Source?, solver: ExternalSolver, puzzle: ParsedPuzzle, outcome: ExternalSolving.Outcome) {
+        var statistics = SearchStatistics()
+        statistics.seconds = outcome.wallSeconds
+        statistics.memoryBytes = outcome.peakRSSBytes
+        let status: SolveStatus
+        switch outcome.status {
+        case .solved: status = .solved
+        case .unsolvable: status = .unsolvable
+        case .cutoff: status = .cutoff
+        case .invalid, .failed:
+            self.init(puzzle: text, source: source)
+            kind = puzzle.kind.rawValue
+            label = puzzle.label
+            self.solver = solver.name
+            self.status = "failed"
+            expectedMoves = puzzle.expectedMoves
+            error = ErrorInfo(code: outcome.failure?.rawValue ?? "error", message: outcome.error ?? "the solver failed")
+            return
+        }
+        var result = SolveResult(status: status, cutoffReason: status == .cutoff ? .timeout : nil, solution: outcome.validatedMoves, statistics: statistics)
+        if puzzle.sudoku != nil, status == .solved { result.solvedPosition = outcome.solution }
+        self = .solved(text, source: source, solver: solver.name, result: result, puzzle: puzzle)
+    }
+}

@@ -1,0 +1,115 @@
+// A solver from outside Gridlock (issue 19): any program, named on the command line as
+// `--external KIND:NAME=COMMAND`. COMMAND runs through /bin/sh -c once per puzzle, reads the
+// puzzle on standard input in its kind's line form (no expected answer), and prints one JSON
+// object: {"status":"solved","moves":[...]} or {"status":"unsolvable"} (ExternalAnswer.swift).
+// Gridlock replays every answer with the kind's validator. This file is the pure part: the
+// flag's reading, the names' rules, and the text a puzzle is handed over as.
+
+public struct ExternalSolver: Sendable, Hashable {
+    public var kind: PuzzleKind
+    public var name: String
+    public var command: String
+
+    public init(kind: PuzzleKind, name: String, command: String) {
+        self.kind = kind
+        self.name = name
+        self.command = command
+    }
+
+    public struct Unreadable: Error, CustomStringConvertible, Sendable, Hashable {
+        public var description: String
+    }
+
+    /// The longest name: it goes in every row, report and frame.
+    public static let maximumNameBytes = 64
+    /// The longest command: a shell line, not a script (put a script in a file).
+    public static let maximumCommandBytes = 4_096
+
+    /// Reads `KIND:NAME=COMMAND`, as `--external` gives it.
+    public static func parse(_ text: String) throws(Unreadable) -> ExternalSolver {
+        let example = "such as rushhour:pybfs='python3 solver.py'"
+        guard let colon = text.firstIndex(of: ":"), let equals = text.firstIndex(of: "="), colon < equals else {
+            throw Unreadable(description: "'\(text.printable)' is not KIND:NAME=COMMAND (\(example))")
+        }
+        let kindText = String(text[..<colon])
+        guard let kind = PuzzleKind(rawValue: kindText) else {
+            throw Unreadable(description: "'\(kindText.printable)' in '\(text.printable)' is not a kind: the kinds are \(PuzzleKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let name = String(text[text.index(after: colon)..<equals])
+        let command = String(text[text.index(after: equals)...])
+        try checkName(name, kind: kind)
+        guard command.contains(where: { !$0.isWhitespace }) else {
+            throw Unreadable(description: "the solver \(name) has no command after '=' (\(example))")
+        }
+        guard command.utf8.count <= maximumCommandBytes, !command.utf8.contains(0) else {
+            throw Unreadable(description: "the solver \(name)'s command is over \(maximumCommandBytes) bytes or holds a NUL: put a long command in a script")
+        }
+        return ExternalSolver(kind: kind, name: name, command: command)
+    }
+
+    /// A name is letters, digits, '-', '_' and '.', and not a built-in solver of its kind (nor
+    /// `analyze`): reports, exports and `--solver` lists must tell them apart.
+    static func checkName(_ name: String, kind: PuzzleKind) throws(Unreadable) {
+        guard !name.isEmpty, name.utf8.count <= maximumNameBytes,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) })
+        else {
+            throw Unreadable(description: "the solver name '\(name.printable)' must be 1 to \(maximumNameBytes) letters, digits, '-', '_' or '.'")
+        }
+        guard !kind.runs(name) else {
+            throw Unreadable(description: "\(name) is already a built-in \(kind.rawValue) solver: give yours another name")
+        }
+    }
+
+    /// Reads every `--external` flag, refusing a name given twice for one kind.
+    public static func parseAll(_ texts: [String]) throws(Unreadable) -> [ExternalSolver] {
+        var solvers: [ExternalSolver] = []
+        for text in texts {
+            let solver = try parse(text)
+            guard !solvers.contains(where: { $0.kind == solver.kind && $0.name == solver.name }) else {
+                throw Unreadable(description: "the \(solver.kind.rawValue) solver \(solver.name) is given twice by --external")
+            }
+            solvers.append(solver)
+        }
+        return solvers
+    }
+}
+
+extension [ExternalSolver] {
+    /// The outside solver of that kind and name, if one was given.
+    public func named(_ name: String, kind: PuzzleKind) -> ExternalSolver? {
+        first { $0.kind == kind && $0.name == name }
+    }
+
+    /// The names given for `kind`, in the order given.
+    public func names(of kind: PuzzleKind) -> [String] {
+        filter { $0.kind == kind }.map(\.name)
+    }
+}
+
+extension PuzzleKind {
+    /// Whether a batch may name `name` for this kind: a built-in job or an outside solver.
+    public func runs(_ name: String, external: [ExternalSolver]) -> Bool {
+        runs(name) || external.named(name, kind: self) != nil
+    }
+}
+
+extension ParsedPuzzle {
+    /// What an outside solver reads on standard input: the kind's one-line form without the
+    /// expected answer or label (Rush Hour's 36-character board; other Rush Hour shapes as their
+    /// grid, one row a line), ended by a newline.
+    public var externalInput: String {
+        if let rushHour { return (rushHour.databaseBoard ?? rushHour.gridText()) + "\n" }
+        if let sudoku { return sudoku.lineText + "\n" }
+        if let tiles { return tiles.lineText + "\n" }
+        if let tilt { return tilt.lineText + "\n" }
+        return "\n"
+    }
+
+    /// What the solver needs beside the text, as environment variables: the kind, and a tile
+    /// board's goal (the line does not say it).
+    public var externalEnvironment: [String: String] {
+        var environment = ["GRIDLOCK_KIND": kind.rawValue]
+        if let tiles { environment["GRIDLOCK_TILE_GOAL"] = tiles.goal.rawValue }
+        return environment
+    }
+}

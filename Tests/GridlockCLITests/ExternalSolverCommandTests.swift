@@ -1,0 +1,111 @@
+// Outside solvers run for real (issue 19): `gridlock solve --external` and `gridlock batch
+// --external`, with shell one-liners that misbehave in each way a solver can. Each answer is
+// replayed by the validator; each failure is named; nothing of the solver outlives its puzzle.
+
+import Foundation
+import Testing
+
+@Suite("outside solvers: run, judged, killed", .serialized)
+struct ExternalSolverCommandTests {
+    static let puzzle = "ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo"
+    /// An answer that is right for `puzzle` (its 23 moves, as bfs gives them).
+    static func rightAnswer() throws -> String {
+        let solved = try GridlockBinary.run(["solve", puzzle, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(solved.stdout.utf8)) as? [String: Any])
+        let moves = try #require(object["solution"] as? [String])
+        return String(decoding: try JSONSerialization.data(withJSONObject: ["status": "solved", "moves": moves]), as: UTF8.self)
+    }
+
+    static func solve(_ command: String, _ extra: [String] = [], puzzle: String = puzzle) throws -> CommandOutput {
+        try GridlockBinary.run(["solve", puzzle, "--external", "rushhour:outside=\(command)", "--solver", "outside"] + extra)
+    }
+
+    @Test("a right answer is solved, with its moves; the solver read the board alone")
+    func rightAnswerSolved() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let seen = directory.appendingPathComponent("input").path
+        let answer = try Self.rightAnswer()
+        let result = try Self.solve("cat > '\(seen)'; echo \"$GRIDLOCK_KIND\" >> '\(seen)'; echo '\(answer)'", puzzle: "23 \(Self.puzzle) 1234")
+        #expect(result.status == 0 && result.stdout.contains("outside: solved in 23 moves (as expected)"), "\(result.stdout)\(result.stderr)")
+        #expect(try String(contentsOfFile: seen, encoding: .utf8) == "\(Self.puzzle)\nrushhour\n")
+    }
+
+    @Test("each way of failing is named, with its exit status", arguments: [
+        // Moves that do not solve it: wrong, exit 3.
+        (#"echo '{"status":"solved","moves":["D up 1"]}'"#, 3, "failed: wrong answer: after 1 moves the prisoner is not at the escape chute"),
+        // A move that breaks the rules: wrong, naming it.
+        (#"echo '{"status":"solved","moves":["B up 3"]}'"#, 3, "failed: wrong answer: move 1: block B leaves the board"),
+        // Garbage, with a control character: error, escaped.
+        (#"printf '\033[2Jnot json'"#, 2, #"failed: error: the answer is not JSON: '\u{1B}[2Jnot json'"#),
+        // Nothing at all.
+        ("true", 2, "failed: error: the answer is not JSON: (nothing)"),
+        // A non-zero exit, with its standard error quoted.
+        ("echo broken >&2; exit 4", 2, #"failed: crashed: outside exited with code 4; its standard error: 'broken\u{A}'"#),
+        // Death by a signal.
+        ("kill -SEGV $$", 2, "failed: crashed: outside was killed by signal 11 (SIGSEGV)"),
+        // A command that is not there.
+        ("/nonexistent/solver", 2, "exited with code 127 (command not found?)"),
+        // Far more output than an answer.
+        ("head -c 3000000 /dev/zero | tr '\\0' a", 2, "failed: error: outside printed over 1024 KiB"),
+    ])
+    func failuresNamed(command: String, status: Int32, message: String) throws {
+        let result = try Self.solve(command)
+        #expect(result.status == status && result.stdout.contains(message), "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("\u{1b}"))
+    }
+
+    @Test("a solver past its time limit is cut off, and its whole process group killed")
+    func timeoutKillsTheGroup() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let pidFile = directory.appendingPathComponent("child").path
+        let started = Date()
+        // A child that spins, and a shell that waits for ever.
+        let result = try Self.solve("yes > /dev/null & echo $! > '\(pidFile)'; sleep 60", ["--timeout", "0.5"])
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 2 && result.stdout.contains("outside: cut off (timeout)"), "\(result.stdout)\(result.stderr)")
+        #expect(took < 5, "took \(took) s")
+        let child = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(child, 0) != 0 && errno == ESRCH, "the spinning child \(child) outlived its puzzle")
+    }
+
+    @Test("a background child that holds the output open does not hold up the answer, nor outlive it")
+    func backgroundChildLetGo() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let pidFile = directory.appendingPathComponent("child").path
+        let started = Date()
+        let result = try Self.solve(#"sleep 60 & echo $! > '\#(pidFile)'; echo '{"status":"unsolvable"}'"#)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(result.stdout.contains("outside: unsolvable"), "\(result.stdout)\(result.stderr)")
+        let child = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(child, 0) != 0 && errno == ESRCH, "the background child \(child) outlived its puzzle")
+    }
+
+    @Test("--external is checked before anything runs", arguments: [
+        (["--external", "rushhour:bfs=true", "--solver", "bfs"], "already a built-in rushhour solver"),
+        (["--solver", "outside"], "an outside solver is named with --external"),
+        (["--external", "rushhour:outside", "--solver", "outside"], "is not KIND:NAME=COMMAND"),
+    ])
+    func flagsChecked(arguments: [String], message: String) throws {
+        let result = try GridlockBinary.run(["solve", Self.puzzle] + arguments)
+        #expect(result.status == 64 && result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("batch runs an outside solver beside a built-in one; every answer validated, a wrong one failed")
+    func batchRunsOutsideSolvers() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let database = directory.appendingPathComponent("r.sqlite").path
+        let input = directory.appendingPathComponent("p.txt")
+        try "23 \(Self.puzzle) 1234\n".write(to: input, atomically: true, encoding: .utf8)
+        let answer = try Self.rightAnswer()
+        let right = try GridlockBinary.run([
+            "batch", input.path, "--workers", "1", "--db", database, "--format", "json",
+            "--external", "rushhour:outside=echo '\(answer)'", "--solver", "outside,bfs",
+        ])
+        #expect(right.status == 0 && right.stderr.contains("2 solved, 0 unsolvable, 0 cutoff, 0 invalid, 0 failed, 0 wrong"), "\(right.stderr)")
+        let wrong = try GridlockBinary.run([
+            "batch", input.path, "--workers", "1", "--db", database + "2",
+            "--external", #"rushhour:outside=echo '{"status":"solved","moves":["D up 1"]}'"#, "--solver", "outside",
+        ])
+        #expect(wrong.status != 0 && wrong.stderr.contains("1 failed"), "\(wrong.stderr)")
+    }
+}
