@@ -5,29 +5,35 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int gridlock_signal_on_parent_death(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
 }
 
-pid_t gridlock_spawn_shell(const char *command, char *const environment[], int input, int output, int errors) {
-    // The parent's pid, read before the fork: a child whose parent is already gone when it sets
-    // its death signal would otherwise wait for a signal that never comes.
-    pid_t parent = getpid();
-    pid_t child = fork();
-    if (child != 0) {
-        return child;
+/// Closes every descriptor from `first` on: close_range(2), or one by one on a kernel without it.
+static void close_from(int first) {
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0U) == 0) {
+        return;
     }
-    // The child: only async-signal-safe calls until exec.
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, (unsigned long)SIGKILL, 0UL, 0UL, 0UL);
-    if (getppid() != parent) {
-        _exit(127);
+    struct rlimit limit;
+    long last = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < 65536 ? (long)limit.rlim_cur : 65536;
+    for (long descriptor = first; descriptor < last; descriptor++) {
+        close((int)descriptor);
     }
-    // Default handling for every signal, and none blocked: the worker ignores SIGPIPE, and an
-    // ignored signal stays ignored across exec.
+}
+
+/// The watchdog's answer to its parent's death: the whole group, itself included, dies.
+static void kill_group(int signal) {
+    (void)signal;
+    kill(0, SIGKILL);
+}
+
+/// Default handling for every signal, and none blocked.
+static void reset_signals(void) {
     struct sigaction fallback;
     memset(&fallback, 0, sizeof fallback);
     fallback.sa_handler = SIG_DFL;
@@ -39,14 +45,66 @@ pid_t gridlock_spawn_shell(const char *command, char *const environment[], int i
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    if (dup2(input, 0) < 0 || dup2(output, 1) < 0 || dup2(errors, 2) < 0) {
+}
+
+pid_t gridlock_spawn_shell(const char *command, char *const environment[], int input, int output, int errors) {
+    // The parent's pid, read before the fork: a child whose parent is already gone when it sets
+    // its death signal would otherwise wait for a signal that never comes.
+    pid_t parent = getpid();
+    pid_t watchdog = fork();
+    if (watchdog != 0) {
+        return watchdog;
+    }
+    // The watchdog: the leader of a new process group, which kills the group if the caller
+    // dies. The shell gets a death signal too, but /bin/sh forks a command rather than exec it,
+    // and a death signal is not inherited: without the watchdog a solver outlives a killed
+    // worker. Only async-signal-safe calls from here on: this is a fork of a threaded process.
+    setpgid(0, 0);
+    reset_signals();
+    struct sigaction on_death;
+    memset(&on_death, 0, sizeof on_death);
+    on_death.sa_handler = kill_group;
+    sigaction(SIGTERM, &on_death, NULL);
+    prctl(PR_SET_PDEATHSIG, (unsigned long)SIGTERM, 0UL, 0UL, 0UL);
+    if (getppid() != parent) {
+        kill(0, SIGKILL);
+    }
+    pid_t shell = fork();
+    if (shell == 0) {
+        reset_signals();
+        if (dup2(input, 0) < 0 || dup2(output, 1) < 0 || dup2(errors, 2) < 0) {
+            _exit(127);
+        }
+        // Nothing of the worker's (sockets, the database, other jobs' pipes) reaches the solver.
+        close_from(3);
+        char *const arguments[] = {"sh", "-c", (char *)command, NULL};
+        execve("/bin/sh", arguments, environment);
         _exit(127);
     }
-    // Nothing of the worker's (sockets, the database, other jobs' pipes) reaches the solver.
-    syscall(SYS_close_range, 3U, ~0U, 0U);
-    char *const arguments[] = {"sh", "-c", (char *)command, NULL};
-    execve("/bin/sh", arguments, environment);
-    _exit(127);
+    // The pipes are the shell's alone, so that its output ends when it and its children are done.
+    close_from(3);
+    if (shell < 0) {
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(shell, &status, 0) < 0) {
+        if (errno != EINTR) {
+            _exit(127);
+        }
+    }
+    if (WIFEXITED(status)) {
+        _exit(WEXITSTATUS(status));
+    }
+    // The shell died by a signal: so does the watchdog, that the caller reads the same ending.
+    int signal = WTERMSIG(status);
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigaction(signal, &fallback, NULL);
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    kill(getpid(), signal);
+    _exit(128 + signal);
 }
 
 int gridlock_pipe_close_on_exec(int ends[2]) {

@@ -57,7 +57,7 @@ public struct BatchReport: Sendable {
         mutating func add(_ job: JobSummary) {
             count += 1
             byStatus[Int(job.status.wireCode)] += 1
-            if job.contradictsExpected { wrong += 1 }
+            if job.isWrong { wrong += 1 }
             guard job.status.ranSolver else { return }
             // A time out of range (a hostile worker's, or another program's row) is
             // clamped, never converted unchecked: the tables must not trap.

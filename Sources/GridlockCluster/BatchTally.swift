@@ -29,11 +29,8 @@ public struct BatchTally: Sendable, Hashable {
         if wrong { self.wrong += 1 }
     }
 
-    /// A row's answer disagrees with the input's (JobResult.contradictsExpected, in SQL): 1 or 0.
-    static let wrongAnswer = """
-        CASE WHEN status IN ('solved', 'unsolvable') AND expected_moves IS NOT NULL
-             AND COALESCE(moves, -1) != expected_moves THEN 1 ELSE 0 END
-        """
+    /// A row's answer is wrong (its verdict, JobResult.checkedVerdict): 1 or 0.
+    static let wrongAnswer = "CASE WHEN verdict = 'wrong' THEN 1 ELSE 0 END"
 
     public var exitCode: Int32 {
         if wrong > 0 { return 3 }

@@ -1,13 +1,16 @@
-// One run of an outside solver's command: started through /bin/sh -c as the leader of its own
-// process group, given its input, read, timed and reaped. The group is killed when the run
-// ends, however it ends, so a solver's background children do not outlive its puzzle.
+// One run of an outside solver's command: started through /bin/sh -c under a watchdog that
+// leads its own process group (CProcessControl: the group dies with the worker), given its
+// input, read, timed and reaped. The group is killed when the run ends, however it ends, so a
+// solver's background children do not outlive its puzzle; so is a run that prints more than an
+// answer.
 //
 // Measured with wait4's resource usage: the CPU time of the shell and of every descendant it
 // waited for, and the largest resident set among them. (A cgroup would also catch children
-// nobody waited for; that is issue 19's next step.)
+// nobody waited for, and not count the memory a fork inherits; that is issue 19's next step.)
 
 import CProcessControl
 import Foundation
+import Synchronization
 
 public struct ExternalProcess: Sendable {
     public var command: String
@@ -52,7 +55,20 @@ public struct ExternalProcess: Sendable {
         let start = clock.now
         _ = Self.ignoreBrokenPipes
         _ = Self.reapOrphans
-        let inputPipe = try Self.pipe(), outputPipe = try Self.pipe(), errorPipe = try Self.pipe()
+        let inputPipe = try Self.pipe()
+        let outputPipe: (read: Int32, write: Int32), errorPipe: (read: Int32, write: Int32)
+        do {
+            outputPipe = try Self.pipe()
+        } catch {
+            for descriptor in [inputPipe.read, inputPipe.write] { close(descriptor) }
+            throw error
+        }
+        do {
+            errorPipe = try Self.pipe()
+        } catch {
+            for descriptor in [inputPipe.read, inputPipe.write, outputPipe.read, outputPipe.write] { close(descriptor) }
+            throw error
+        }
         // A solver that never reads must not block us in write(2).
         _ = fcntl(inputPipe.write, F_SETFL, fcntl(inputPipe.write, F_GETFL) | O_NONBLOCK)
         let environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }.map { "\($0.key)=\($0.value)" }
@@ -81,13 +97,17 @@ public struct ExternalProcess: Sendable {
         streams.closeAll()
         // The output is closed: wait for the leader to exit, without reaping it, so that its
         // group's id cannot be reused before the group is killed.
-        if !timedOut { timedOut = !Self.waitForExit(pid, until: deadline, clock: clock) }
+        if !timedOut, !streams.outputOverflowed { timedOut = !Self.waitForExit(pid, until: deadline, clock: clock) }
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
         reaped = true
         Self.reapGroup(pid, clock: clock)
+        if Self.reapsEveryChild.load(ordering: .relaxed) {
+            var status: Int32 = 0
+            while waitpid(-1, &status, WNOHANG) > 0 {}
+        }
         let wall = Double(seconds: start.duration(to: clock.now))
         let ending: Ending = if timedOut { .timedOut } else if status & 0x7f == 0 { .exited((status >> 8) & 0xff) } else { .signalled(status & 0x7f) }
         return Run(
@@ -107,6 +127,10 @@ public struct ExternalProcess: Sendable {
             close(ends[index])
             ends[index] = moved
         }
+        guard ends[0] >= 3, ends[1] >= 3 else {
+            for end in ends where end >= 0 { close(end) }
+            throw StartFailure(description: "cannot make a pipe for the solver: \(String(cString: strerror(errno)))")
+        }
         return (ends[0], ends[1])
     }
 
@@ -117,6 +141,11 @@ public struct ExternalProcess: Sendable {
     /// The solver's children, killed with its group, become ours when it dies, and are reaped
     /// here: otherwise each would stay a zombie wherever the init process does not reap.
     private static let reapOrphans: Void = { _ = gridlock_become_subreaper() }()
+
+    /// Whether this process has no children but its solvers (a worker, `solve`): then every
+    /// child that has ended is reaped after each run, a solver's escaped descendant (setsid)
+    /// too. Off elsewhere, where a wait for any child would take another's exit.
+    public static let reapsEveryChild = Atomic<Bool>(false)
 
     /// Reaps what is left of the killed group `leader` (its orphans, now ours), for up to
     /// 100 ms: SIGKILL takes effect at once but the exit is not instant. Only that group's
@@ -199,8 +228,9 @@ private struct Streams {
             if let deadline {
                 let left = clock.now.duration(to: deadline)
                 if left <= .zero { return false }
-                // Rounded up to a whole millisecond: a shorter wait would spin.
-                timeout = min(timeout, Int32(Double(seconds: left) * 1_000 + 1))
+                // Rounded up to a whole millisecond: a shorter wait would spin. (Compared as a
+                // Double: a deadline days away is past Int32's milliseconds.)
+                timeout = Int32(min(Double(timeout), Double(seconds: left) * 1_000 + 1))
             }
             let ready = poll(&descriptors, 3, timeout)
             if ready < 0 {
@@ -215,6 +245,8 @@ private struct Streams {
             }
             if descriptors[0].revents != 0 { writeInput() }
             if descriptors[1].revents != 0 { readOutput(into: &buffer) }
+            // More than an answer: stop reading; the group is killed next.
+            if outputOverflowed { return true }
             if descriptors[2].revents != 0 { readErrors(into: &buffer) }
         }
         return true

@@ -3,7 +3,9 @@
 // garbled answer or a wrong one never passes as solved.
 //
 //   exited 0, answer solved, validator agrees   solved (moves, solution)
-//   exited 0, answer unsolvable                 unsolvable (the batch's expected answer judges it)
+//   exited 0, answer unsolvable                 unsolvable, judged by the input's expected answer, or
+//                                               else checked by the kind's default solver (a
+//                                               false claim is a wrong answer)
 //   exited 0, answer wrong                      failed: "wrong answer: the first bad move ..."
 //   exited 0, answer unreadable                 failed: "error: ..." (its first bytes escaped)
 //   exit code N, or killed by a signal          failed: "crashed: exit code N" / "signal N (NAME)"
@@ -34,14 +36,23 @@ public enum ExternalSolving {
         public var validatedMoves: [SolutionMove] = []
         /// The solver's own figures, as compact JSON.
         public var stats: String?
+        /// A claim of no solution that a built-in search confirmed (with no expected answer to
+        /// judge it by).
+        public var unsolvableConfirmed = false
         public var error: String?
         public var wallSeconds = 0.0
         public var cpuSeconds = 0.0
         public var peakRSSBytes = 0
     }
 
-    /// Runs `solver` on `puzzle`, killing it at `deadline`.
-    public static func run(_ solver: ExternalSolver, on puzzle: ParsedPuzzle, deadline: ContinuousClock.Instant?) -> Outcome {
+    /// The longest error kept: a solver's own text (a 900 KB move) is quoted, not stored whole.
+    static let maximumErrorCharacters = 1_000
+
+    /// Runs `solver` on `puzzle`, killing it at `deadline`; `checks` limit the built-in search
+    /// that checks a claim of no solution when the input expects none.
+    public static func run(
+        _ solver: ExternalSolver, on puzzle: ParsedPuzzle, deadline: ContinuousClock.Instant?, checks: SolveOptions = SolveOptions()
+    ) -> Outcome {
         let process = ExternalProcess(command: solver.command, environment: puzzle.externalEnvironment)
         let run: ExternalProcess.Run
         do {
@@ -49,7 +60,12 @@ public enum ExternalSolving {
         } catch {
             return Outcome(status: .failed, failure: .error, error: "error: \(error.description)")
         }
-        var outcome = judge(run, of: solver, on: puzzle)
+        var outcome = judge(run, of: solver, on: puzzle, checks: checks)
+        // Escaped and cut short: the text comes from the solver, and goes to terminals and rows.
+        outcome.error = outcome.error.map { error in
+            let printable = error.printable
+            return printable.count > maximumErrorCharacters ? String(printable.prefix(maximumErrorCharacters)) + "…" : printable
+        }
         outcome.wallSeconds = run.wallSeconds
         outcome.cpuSeconds = run.cpuSeconds
         outcome.peakRSSBytes = run.peakRSSBytes
@@ -57,8 +73,11 @@ public enum ExternalSolving {
     }
 
     /// What a finished run says, by the table above.
-    static func judge(_ run: ExternalProcess.Run, of solver: ExternalSolver, on puzzle: ParsedPuzzle) -> Outcome {
+    static func judge(_ run: ExternalProcess.Run, of solver: ExternalSolver, on puzzle: ParsedPuzzle, checks: SolveOptions) -> Outcome {
         let errors = run.errorOutput.isEmpty ? "" : "; its standard error: " + AnswerCheck.opening(String(decoding: run.errorOutput, as: UTF8.self))
+        if run.outputOverflowed, run.ending != .timedOut {
+            return Outcome(status: .failed, failure: .error, error: "error: \(solver.name) printed over \(run.output.count >> 10) KiB, more than an answer, and was stopped")
+        }
         switch run.ending {
         case .timedOut:
             return Outcome(status: .cutoff, error: "cut off (timeout) after \(run.wallSeconds.formatted(decimals: 2)) s: \(solver.name) was killed at its time limit")
@@ -68,9 +87,6 @@ public enum ExternalSolving {
             return Outcome(status: .failed, failure: .crashed, error: "crashed: \(solver.name) exited with code \(code)\(code == 127 ? " (command not found?)" : "")\(errors)")
         case .exited:
             break
-        }
-        guard !run.outputOverflowed else {
-            return Outcome(status: .failed, failure: .error, error: "error: \(solver.name) printed over \(run.output.count >> 10) KiB, more than an answer")
         }
         let text = String(decoding: run.output, as: UTF8.self)
         let answer: AnswerCheck.Answer
@@ -83,6 +99,16 @@ public enum ExternalSolving {
         switch answer.claim {
         case .unsolvable:
             outcome.status = .unsolvable
+            // The input's expected answer judges it (JobResult.judge); else a built-in search.
+            guard puzzle.expectedMoves == nil else { return outcome }
+            switch AnswerCheck.verdict(of: .unsolvable, for: puzzle, options: checks) {
+            case .correct: outcome.unsolvableConfirmed = true
+            case .unknown: break
+            case .wrong(let reason):
+                outcome.status = .failed
+                outcome.failure = .wrongAnswer
+                outcome.error = "wrong answer: \(reason)"
+            }
             return outcome
         case .filled(let grid):
             outcome.solution = grid

@@ -50,7 +50,12 @@ public enum JobRunner {
         let deadline = job.timeoutSeconds.map { start.advanced(by: .seconds($0)) }
         let options = SolveOptions.until(deadline, SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes))
         if let solver = external.named(job.solver, kind: kind) {
-            let outcome = ExternalSolving.run(solver, on: puzzle, deadline: deadline)
+            guard JobFingerprint.digest(of: solver.command) == job.solverDigest else {
+                cpuClock.forget()
+                result.error = "this worker's outside solver \(solver.name) runs another command than the coordinator's --external names: give every worker and the coordinator the same --external"
+                return result
+            }
+            let outcome = ExternalSolving.run(solver, on: puzzle, deadline: deadline, checks: options)
             measure()
             result.take(outcome)
             return result
@@ -58,6 +63,7 @@ public enum JobRunner {
         if job.solver == PuzzleKind.analysisJob {
             analyze(puzzle, job: job, memoryBudgetBytes: memoryBudgetBytes, into: &result)
             measure()
+            result.judge()
             return result
         }
         let solved = puzzle.solve(with: job.solver, options: options)!
@@ -66,6 +72,7 @@ public enum JobRunner {
         result.status = JobStatus(solved.status)
         if let reason = solved.cutoffReason, solved.status == .cutoff {
             result.error = "cut off (\(reason.rawValue)) after \(solved.statistics.statesStored) states"
+            result.termination = Termination(reason)
         }
         result.moves = solved.moves
         // A position-answered puzzle (Sudoku) sends its solved position as the one entry.
@@ -82,6 +89,9 @@ public enum JobRunner {
         if let failure = puzzle.validationFailure(of: solved) {
             result.status = .failed
             result.error = "the solution failed validation: \(failure)"
+            result.judge(refuted: true)
+        } else {
+            result.judge()
         }
         return result
     }
@@ -98,6 +108,26 @@ extension JobResult {
         seconds = outcome.wallSeconds
         cpuSeconds = outcome.cpuSeconds
         memoryBytes = outcome.peakRSSBytes
+        solverStats = outcome.stats
+        switch outcome.failure {
+        case .crashed: termination = .crashed
+        case .error: termination = .error
+        case .wrongAnswer, nil: termination = outcome.status == .cutoff ? .timeout : nil
+        }
+        // A claim of no solution that neither the input nor a built-in search could check is unknown.
+        judge(refuted: outcome.failure == .wrongAnswer, unchecked: outcome.status == .unsolvable && !outcome.unsolvableConfirmed)
+    }
+}
+
+extension Termination {
+    /// A built-in search's cut-off, as the field names it: past its time or its memory; the
+    /// other limits (states, steps) are the search giving up, not a termination.
+    init?(_ reason: CutoffReason) {
+        switch reason {
+        case .timeout: self = .timeout
+        case .memoryBudget: self = .memout
+        default: return nil
+        }
     }
 }
 

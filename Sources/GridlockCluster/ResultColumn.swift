@@ -74,6 +74,9 @@ extension ResultColumn {
         ResultColumn("fingerprint", .integer, exported: { .text(JobFingerprint(storedValue: Int64.fromDatabaseValue($0) ?? 0).description) }) { result, _ in
             .integer(Int(result.fingerprint.storedValue))
         },
+        ResultColumn("termination", .text, notNull: false) { result, _ in .text(result.termination?.rawValue) },
+        ResultColumn("verdict", .text) { result, _ in .text(result.checkedVerdict.rawValue) },
+        ResultColumn("solver_stats", .text, notNull: false, export: "solverStats") { result, _ in .text(result.solverStats) },
     ]
 
     /// A new (batch, job) is inserted; the same job again (same fingerprint) is ignored; a

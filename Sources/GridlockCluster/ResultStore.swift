@@ -122,6 +122,19 @@ public final class ResultStore: Sendable {
         migrator.registerMigration("v2") { db in
             try db.execute(sql: "ALTER TABLE results ADD COLUMN fingerprint INTEGER NOT NULL DEFAULT 0")
         }
+        // Version 3: why a run ended early, the answer's verdict, and an outside solver's own
+        // figures (issue 19). Older rows get
+        // the verdict their columns imply: only built-in solvers, whose answers were replayed.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                ALTER TABLE results ADD COLUMN termination TEXT;
+                ALTER TABLE results ADD COLUMN verdict TEXT NOT NULL DEFAULT 'unknown';
+                ALTER TABLE results ADD COLUMN solver_stats TEXT;
+                UPDATE results SET verdict = CASE
+                    WHEN status IN ('solved', 'unsolvable') AND expected_moves IS NOT NULL AND COALESCE(moves, -1) != expected_moves THEN 'wrong'
+                    WHEN status IN ('solved', 'unsolvable') THEN 'correct' ELSE 'unknown' END;
+                """)
+        }
         return migrator
     }
 
@@ -244,7 +257,7 @@ public final class ResultStore: Sendable {
             let numbers = UndecodableRow.numericColumns.map { "typeof(\($0.name))" }.joined(separator: ", ")
             let cursor = try Row.fetchCursor(
                 db, sql: """
-                    SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker, batch, job, \(numbers)
+                    SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker, batch, job, \(numbers), verdict
                     FROM results \(filter) ORDER BY batch, job
                     """,
                 arguments: arguments)
@@ -260,7 +273,9 @@ public final class ResultStore: Sendable {
                         kind: PuzzleKind(rawValue: try row.decode(atIndex: 0))!, solver: try row.decode(atIndex: 1),
                         status: JobStatus(rawValue: try row.decode(atIndex: 2))!, moves: try row.decode(atIndex: 3),
                         expectedMoves: try row.decode(atIndex: 4), seconds: try row.decode(atIndex: 5), examined: try row.decode(atIndex: 6),
-                        peakRSSBytes: try row.decode(atIndex: 7), host: try row.decode(atIndex: 8), worker: try row.decode(atIndex: 9))
+                        peakRSSBytes: try row.decode(atIndex: 7), host: try row.decode(atIndex: 8), worker: try row.decode(atIndex: 9),
+                        // A verdict this build does not know is no verdict.
+                        verdict: (try? row.decode(String.self, atIndex: 12 + types.count)).flatMap(AnswerVerdict.init(rawValue:)) ?? .unknown)
                     if let implausibility = summary.implausibility { throw UndecodableRow.Reason(implausibility) }
                 } catch {
                     // Named by its batch and job, as well as they can be read.

@@ -140,10 +140,15 @@ public struct JobSummary: Sendable {
     public var peakRSSBytes: Int
     public var host: String
     public var worker: String
+    /// The stored verdict (JobResult.checkedVerdict).
+    public var verdict: AnswerVerdict = .unknown
 
     /// Whether the answer disagrees with the input's: the rule of `JobResult.contradictsExpected`.
     public var contradictsExpected: Bool {
         guard let expectedMoves, status.isAnswer else { return false }
         return (moves ?? -1) != expectedMoves
     }
+
+    /// Whether the answer is wrong: its verdict says so, or it contradicts the input's.
+    public var isWrong: Bool { verdict == .wrong || contradictsExpected }
 }

@@ -45,7 +45,7 @@ public struct StreamedReport: Sendable {
         let summary = JobSummary(result, workerName: lastWorker!.name)
         rows += 1
         report.add(summary)
-        tally.add(status: result.status, wrong: summary.contradictsExpected)
+        tally.add(status: result.status, wrong: summary.isWrong)
         let variant = BatchReport.Variant(kind: summary.kind, solver: summary.solver)
         firstJob[variant] = min(firstJob[variant] ?? .max, result.job)
         if result.status == .invalid || result.status == .failed { keepProblem(result.job) }
@@ -74,6 +74,6 @@ extension JobSummary {
         self.init(
             kind: result.kind, solver: result.solver, status: result.status, moves: result.moves, expectedMoves: result.expectedMoves,
             seconds: result.seconds, examined: result.examined, peakRSSBytes: result.peakRSSBytes, host: result.worker.host,
-            worker: workerName)
+            worker: workerName, verdict: result.checkedVerdict)
     }
 }

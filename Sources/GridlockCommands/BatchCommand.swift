@@ -87,6 +87,9 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
+        if jobOptions.timeout == nil, let outside = (try? jobOptions.external.solvers())?.first(where: { jobOptions.solverNames.contains($0.name) }) {
+            StandardError.write("batch: no --timeout: an outside solver (\(outside.name)) that never ends holds its worker for good\n")
+        }
         let name = batch ?? Self.freshName(in: db)
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: name))
         var configuration = CoordinatorMachine.Configuration(batch: name, identity: .thisProcess)

@@ -50,10 +50,12 @@ extension SolveReport {
             self.status = "failed"
             expectedMoves = puzzle.expectedMoves
             error = ErrorInfo(code: outcome.failure?.rawValue ?? "error", message: outcome.error ?? "the solver failed")
+            outside = true
             return
         }
         var result = SolveResult(status: status, cutoffReason: status == .cutoff ? .timeout : nil, solution: outcome.validatedMoves, statistics: statistics)
         if puzzle.sudoku != nil, status == .solved { result.solvedPosition = outcome.solution }
         self = .solved(text, source: source, solver: solver.name, result: result, puzzle: puzzle)
+        outside = true
     }
 }

@@ -122,6 +122,8 @@ struct WorkerCommand: ParsableCommand {
         configuration.curve = security.curve
         configuration.memoryBudgetBytes = memoryBudget.bytes
         configuration.external = try external.solvers()
+        // This process's only children are its outside solvers' (ExternalProcess).
+        ExternalProcess.reapsEveryChild.store(true, ordering: .relaxed)
         configuration.maximumWindow = window
         configuration.log = { log.warning("\($0)") }
         if let milliseconds = file.int("worker.heartbeat_ms") { configuration.heartbeatInterval = .milliseconds(milliseconds) }

@@ -93,6 +93,11 @@ struct SolveCommand: ParsableCommand {
     }
 
     func run() throws {
+        // This process's only children are its outside solvers' (ExternalProcess).
+        ExternalProcess.reapsEveryChild.store(true, ordering: .relaxed)
+        if let solver, timeout == nil, (try? external.solvers())?.contains(where: { $0.name == solver }) == true {
+            StandardError.write("solve: no --timeout: an outside solver that never ends is never stopped\n")
+        }
         let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: reading.puzzleKind)
         guard !records.isEmpty else { throw ValidationError("no puzzles in the input") }
         var outcome = ExitOutcome()
@@ -132,7 +137,9 @@ struct SolveCommand: ParsableCommand {
         let solverName = solver ?? puzzle.kind.defaultSolver
         let deadline = timeout.map { clock.now.advanced(by: .seconds($0)) }
         if let outside = (try? external.solvers())?.named(solverName, kind: puzzle.kind) {
-            return SolveReport(record.text, source: source, solver: outside, puzzle: puzzle, outcome: ExternalSolving.run(outside, on: puzzle, deadline: deadline))
+            return SolveReport(record.text, source: source, solver: outside, puzzle: puzzle, outcome: ExternalSolving.run(
+                outside, on: puzzle, deadline: deadline,
+                checks: SolveOptions.until(deadline, SolveOptions(maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes))))
         }
         guard puzzle.hasSolver(solverName) else {
             return .invalid(record.text, source: source, error: PuzzleInputError(

@@ -15,8 +15,13 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
         self.value = value
     }
 
-    /// The fingerprint of the fields that decide a job's answer.
-    public init(kind: PuzzleKind, puzzle: String, solver: String, maxStates: Int, timeoutSeconds: Double?, options: JobReadOptions) {
+    /// The fingerprint of the fields that decide a job's answer. `solverDigest` names an outside
+    /// solver's command (`digest(of:)`); 0, a built-in solver, adds nothing, so the fingerprints
+    /// stored before outside solvers stay valid.
+    public init(
+        kind: PuzzleKind, puzzle: String, solver: String, maxStates: Int, timeoutSeconds: Double?, options: JobReadOptions,
+        solverDigest: UInt64 = 0
+    ) {
         var writer = WireWriter(capacity: puzzle.utf8.count + solver.utf8.count + 48)
         // The kind's name, not its wire code: fingerprints stored before kinds were codes stay valid.
         writer.string(kind.rawValue)
@@ -26,8 +31,21 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
         writer.bool(timeoutSeconds != nil)
         if let timeoutSeconds { writer.double(timeoutSeconds) }
         options.write(to: &writer)
+        if solverDigest != 0 { writer.word(solverDigest) }
+        value = Self.hash(writer.bytes)
+    }
+
+    /// An outside solver's command as a number that jobs carry and fingerprints include: a
+    /// changed command changes every answer it gave, and a worker whose command differs from
+    /// the coordinator's is told so. Never 0 (which means a built-in solver).
+    public static func digest(of command: String) -> UInt64 {
+        max(1, hash(Array(command.utf8)))
+    }
+
+    /// FNV-1a, then splitmix64's avalanche.
+    private static func hash(_ bytes: [UInt8]) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in writer.bytes {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01B3
         }
@@ -36,7 +54,7 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
         hash ^= hash >> 27
         hash = hash &* 0x94D0_49BB_1331_11EB
         hash ^= hash >> 31
-        value = hash
+        return hash
     }
 
     /// The same bits as SQLite's signed 64-bit integer.

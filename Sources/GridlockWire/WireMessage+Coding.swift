@@ -120,6 +120,7 @@ extension Job {
         writer.string(source)
         writer.int(firstLine)
         options.write(to: &writer)
+        writer.word(solverDigest)
         writer.word(lease)
     }
 
@@ -130,7 +131,7 @@ extension Job {
             batch: try reader.name(slot: 0), id: try reader.int(), attempt: try reader.int(), kind: try reader.puzzleKind(),
             puzzle: try reader.string(), solver: try reader.name(slot: 2), maxStates: try reader.int(),
             timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string(),
-            firstLine: try reader.int(), options: try JobReadOptions(from: &reader))
+            firstLine: try reader.int(), options: try JobReadOptions(from: &reader), solverDigest: try reader.word())
         lease = try reader.word()
     }
 }
@@ -204,6 +205,9 @@ extension JobResult {
         for count in [examined, enqueued, maxQueue, statesStored, memoryBytes, peakRSSBytes] { writer.int(count) }
         writer.double(seconds)
         writer.double(cpuSeconds)
+        writer.byte(verdict.wireCode)
+        writer.byte(termination?.wireCode ?? 0)
+        writer.optionalString(solverStats)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -232,5 +236,10 @@ extension JobResult {
         peakRSSBytes = try reader.int()
         seconds = try reader.double()
         cpuSeconds = try reader.double()
+        guard let verdict = AnswerVerdict(wireCode: try reader.byte()) else { throw .malformed("verdict") }
+        self.verdict = verdict
+        guard let termination = Termination.fromWire(try reader.byte()) else { throw .malformed("termination") }
+        self.termination = termination
+        solverStats = try reader.optionalString()
     }
 }

@@ -23,7 +23,8 @@
 // with that reason instead of re-issuing for ever; the coordinator says `alive` to each worker
 // every second, so a worker whose coordinator is gone can tell and exit; jobs carry a lease that
 // results echo, and what only the sink, the coordinator or a worker may say travels with a tag
-// frame (ClusterKey.swift) (version 6). Heartbeats list
+// frame (ClusterKey.swift) (version 6). A result carries its answer's verdict and why its run
+// ended early, if it did (version 7: outside solvers). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -31,7 +32,7 @@
 @_exported import GridlockKinds
 
 public enum WireProtocol {
-    public static let version: UInt8 = 6
+    public static let version: UInt8 = 7
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -92,6 +93,9 @@ public struct Job: Sendable, Hashable {
     /// The input line the record starts on, so the worker's parse errors name real lines.
     public var firstLine: Int
     public var options: JobReadOptions
+    /// An outside solver's command, as `JobFingerprint.digest(of:)` (0 for a built-in solver):
+    /// the worker runs its own command for the name, and refuses the job if it differs.
+    public let solverDigest: UInt64
     /// What decides the answer, hashed: the job's identity across runs.
     public let fingerprint: JobFingerprint
     /// The coordinator's tag over this hand-out of the job (ClusterKey.swift); 0 when the
@@ -101,7 +105,7 @@ public struct Job: Sendable, Hashable {
     public init(
         batch: String, id: Int, attempt: Int, kind: PuzzleKind, puzzle: String, solver: String,
         maxStates: Int, timeoutSeconds: Double?, source: String = "", firstLine: Int = 1,
-        options: JobReadOptions = JobReadOptions()
+        options: JobReadOptions = JobReadOptions(), solverDigest: UInt64 = 0
     ) {
         self.batch = batch
         self.id = id
@@ -114,8 +118,10 @@ public struct Job: Sendable, Hashable {
         self.source = source
         self.firstLine = firstLine
         self.options = options
+        self.solverDigest = solverDigest
         fingerprint = JobFingerprint(
-            kind: kind, puzzle: puzzle, solver: solver, maxStates: maxStates, timeoutSeconds: timeoutSeconds, options: options)
+            kind: kind, puzzle: puzzle, solver: solver, maxStates: maxStates, timeoutSeconds: timeoutSeconds, options: options,
+            solverDigest: solverDigest)
     }
 }
 
@@ -137,7 +143,7 @@ public struct StoredJob: Sendable, Hashable {
 
     /// The row a result makes.
     public init(storing result: JobResult) {
-        self.init(job: result.job, fingerprint: result.fingerprint, status: result.status, wrong: result.contradictsExpected)
+        self.init(job: result.job, fingerprint: result.fingerprint, status: result.status, wrong: result.isWrong)
     }
 }
 
@@ -172,6 +178,12 @@ public struct JobResult: Sendable, Hashable {
     public var seconds: Double
     public var cpuSeconds: Double
     public var peakRSSBytes: Int
+    /// The answer judged (`judge`): what the worker found; the store keeps `checkedVerdict`.
+    public var verdict: AnswerVerdict = .unknown
+    /// Why the run ended before an answer, if it did.
+    public var termination: Termination?
+    /// An outside solver's own figures (its answer's "stats"), as compact JSON.
+    public var solverStats: String?
 
     public init(batch: String, job: Int, attempt: Int, worker: WorkerIdentity, status: JobStatus) {
         self.batch = batch
@@ -207,6 +219,32 @@ public struct JobResult: Sendable, Hashable {
         guard let expectedMoves, status.isAnswer else { return false }
         return (moves ?? -1) != expectedMoves
     }
+
+    /// Judges the answer: wrong when `refuted` (the validator rejected it) or when it
+    /// contradicts the input's expected answer; correct when it agrees, or when nothing is
+    /// expected and the answer is checked (a replayed solution, a built-in search's proof of no
+    /// solution; an outside solver's bare claim of none is not: `unchecked`); unknown when there
+    /// is no answer.
+    public mutating func judge(refuted: Bool = false, unchecked: Bool = false) {
+        if refuted || contradictsExpected {
+            verdict = .wrong
+        } else if !status.isAnswer || (unchecked && expectedMoves == nil) {
+            verdict = .unknown
+        } else {
+            verdict = .correct
+        }
+    }
+
+    /// The verdict the store keeps: the worker's, except that an answer contradicting the
+    /// expected one is wrong and a non-answer cannot be correct, whatever a worker says.
+    public var checkedVerdict: AnswerVerdict {
+        if contradictsExpected { return .wrong }
+        if verdict == .correct, !status.isAnswer { return .unknown }
+        return verdict
+    }
+
+    /// Whether the answer is wrong: what the tables' `wrong` column and the exit status 3 count.
+    public var isWrong: Bool { checkedVerdict == .wrong }
 }
 
 public enum WireMessage: Sendable, Hashable {

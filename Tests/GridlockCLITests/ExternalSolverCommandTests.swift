@@ -73,11 +73,69 @@ struct ExternalSolverCommandTests {
         let directory = try BatchCommandTests.temporaryDirectory()
         let pidFile = directory.appendingPathComponent("child").path
         let started = Date()
-        let result = try Self.solve(#"sleep 60 & echo $! > '\#(pidFile)'; echo '{"status":"unsolvable"}'"#)
+        let result = try Self.solve(#"sleep 60 & echo $! > '\#(pidFile)'; echo '{"status":"unsolvable"}'"#, puzzle: "oBCDDDEBCoFGEBAAFGHHHooGoooooIJJoooI")
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(result.stdout.contains("outside: unsolvable"), "\(result.stdout)\(result.stderr)")
         let child = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(child, 0) != 0 && errno == ESRCH, "the background child \(child) outlived its puzzle")
+    }
+
+    /// Whether a process is gone: no such pid, or a zombie (killed, not yet reaped by an init
+    /// that may never reap it).
+    static func isGone(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)] == "Z"
+    }
+
+    @Test("a solver whose shell forks it (no exec) dies with a killed gridlock")
+    func solverDiesWithItsCaller() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let pidFile = directory.appendingPathComponent("child").path
+        let process = try GridlockBinary.start([
+            "solve", Self.puzzle, "--solver", "outside", "--external", "rushhour:outside=sleep 61 & echo $! > '\(pidFile)'; wait",
+        ])
+        var child: Int32?
+        for _ in 0..<100 where child == nil {
+            usleep(50_000)
+            child = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        let solver = try #require(child)
+        #expect(!Self.isGone(solver))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        for _ in 0..<40 where !Self.isGone(solver) { usleep(50_000) }
+        #expect(Self.isGone(solver), "the solver \(solver) outlived the gridlock that ran it")
+        kill(solver, SIGKILL)
+    }
+
+    @Test("a claim of no solution is checked: false for a solvable board, true for an unsolvable one")
+    func unsolvableClaimsChecked() throws {
+        let unsolvable = #"echo '{"status":"unsolvable"}'"#
+        let solvable = try Self.solve(unsolvable)
+        #expect(solvable.status == 3 && solvable.stdout.contains("failed: wrong answer: it is not unsolvable"), "\(solvable.stdout)\(solvable.stderr)")
+        let confirmed = try Self.solve(unsolvable, puzzle: "oBCDDDEBCoFGEBAAFGHHHooGoooooIJJoooI")
+        #expect(confirmed.status == 0 && confirmed.stdout.contains("outside: unsolvable, as it claims"), "\(confirmed.stdout)\(confirmed.stderr)")
+    }
+
+    @Test("a time limit days long is taken, not a crash")
+    func longTimeoutTaken() throws {
+        let result = try Self.solve(#"echo '{"status":"unsolvable"}'"#, ["--timeout", "3000000"], puzzle: "oBCDDDEBCoFGEBAAFGHHHooGoooooIJJoooI")
+        #expect(result.status == 0 && result.stdout.contains("unsolvable, as it claims"), "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test("a wrong answer's own text is escaped and cut short")
+    func wrongTextEscaped() throws {
+        let long = String(repeating: "x", count: 3_000)
+        let result = try Self.solve(#"printf '%s' '{"status":"solved","moves":["B\u001b[31m down 2 \#(long)"]}'"#)
+        #expect(result.status == 3 && !result.stdout.contains("\u{1b}") && result.stdout.contains("\\u{1B}[31m"), "\(result.stdout)")
+        #expect(result.stdout.count < 2_000, "\(result.stdout.count) characters")
+        // A tile move's text reaches the message through the tile validator's own words.
+        let tiles = try GridlockBinary.run([
+            "solve", "1 2 3 4 5 6 7 0 8", "--kind", "tiles", "--solver", "outside",
+            "--external", #"tiles:outside=printf '%s' '{"status":"solved","moves":["7 left\u001b]0;pwned\u0007"]}'"#,
+        ])
+        #expect(tiles.status == 3 && !tiles.stdout.contains("\u{1b}") && !tiles.stdout.contains("\u{7}"), "\(tiles.stdout)")
     }
 
     @Test("--external is checked before anything runs", arguments: [
@@ -90,7 +148,7 @@ struct ExternalSolverCommandTests {
         #expect(result.status == 64 && result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test("batch runs an outside solver beside a built-in one; every answer validated, a wrong one failed")
+    @Test("batch runs an outside solver beside a built-in one; every answer validated, a wrong one exits 3")
     func batchRunsOutsideSolvers() throws {
         let directory = try BatchCommandTests.temporaryDirectory()
         let database = directory.appendingPathComponent("r.sqlite").path
@@ -106,6 +164,6 @@ struct ExternalSolverCommandTests {
             "batch", input.path, "--workers", "1", "--db", database + "2",
             "--external", #"rushhour:outside=echo '{"status":"solved","moves":["D up 1"]}'"#, "--solver", "outside",
         ])
-        #expect(wrong.status != 0 && wrong.stderr.contains("1 failed"), "\(wrong.stderr)")
+        #expect(wrong.status == 3 && wrong.stderr.contains("1 failed, 1 wrong"), "\(wrong.stderr)")
     }
 }

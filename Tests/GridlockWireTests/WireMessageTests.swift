@@ -21,6 +21,15 @@ struct WireMessageTests {
         result.seconds = 0.0185
         result.cpuSeconds = 0.0181
         result.peakRSSBytes = 9_437_184
+        result.verdict = .correct
+        return result
+    }
+
+    /// An outside solver's crash: a termination and an unknown verdict travel too.
+    static var crashedResult: JobResult {
+        var result = JobResult(batch: "b-1", job: 18, attempt: 1, worker: worker, status: .failed)
+        result.termination = .crashed
+        result.error = "crashed: mine was killed by signal 11 (SIGSEGV)"
         return result
     }
 
@@ -37,6 +46,7 @@ struct WireMessageTests {
         .heartbeat(worker, jobs: []),
         .results([sampleResult, JobResult(batch: "b", job: -1, attempt: 0, worker: worker, status: .failed)]),
         .results([sampleResult]),
+        .results([crashedResult, sampleResult]),
         .stored(batch: "b-1", jobs: [StoredJob(job: 0, fingerprint: JobFingerprint(1)), StoredJob(job: -5, fingerprint: JobFingerprint(.max))]),
         .stored(batch: "b-1", jobs: []),
         .sinkHello,

@@ -8,10 +8,11 @@
 /// Asks the kernel to send `signal` to this process when its parent dies; 0 on success.
 int gridlock_signal_on_parent_death(int signal);
 
-/// Starts `/bin/sh -c command` with `environment` as the leader of a new process group, with
-/// `input`, `output` and `errors` (each 3 or more) as its standard input, output and error and
-/// no other descriptor open. It gets SIGKILL if the calling thread ends (a worker killed
-/// mid-job leaves no solver behind), and default signal handling. Returns the child's pid, or
+/// Starts `/bin/sh -c command` with `environment`, with `input`, `output` and `errors` (each 3
+/// or more) as its standard input, output and error and no other descriptor open, under a
+/// watchdog process: the leader of a new process group, which kills the whole group if the
+/// calling thread ends (a worker killed mid-job leaves no solver behind) and otherwise ends as
+/// the shell ends (its exit code, or the signal that killed it). Returns the watchdog's pid, or
 /// -1 with errno set.
 pid_t gridlock_spawn_shell(const char *command, char *const environment[], int input, int output, int errors);
 

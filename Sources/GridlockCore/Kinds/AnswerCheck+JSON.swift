@@ -33,7 +33,7 @@ extension AnswerCheck {
         } catch {
             throw UnreadableAnswer(description: "the answer is not JSON: \(Self.opening(text))")
         }
-        return Answer(claim: try claim(in: object), stats: try stats(in: object))
+        return Answer(claim: try claim(in: object), stats: stats(in: object))
     }
 
     /// The first bytes of a text, escaped, for a message.
@@ -61,13 +61,15 @@ extension AnswerCheck {
         }
     }
 
-    private static func stats(in object: [String: Any]) throws(UnreadableAnswer) -> String? {
+    /// The "stats" object as compact JSON. Figures that are no object, or too large to keep,
+    /// do not make a right answer wrong: they are replaced by a note saying why they are gone.
+    private static func stats(in object: [String: Any]) -> String? {
         guard let stats = object["stats"] else { return nil }
         guard stats is [String: Any], let data = try? JSONSerialization.data(withJSONObject: stats, options: [.sortedKeys]) else {
-            throw UnreadableAnswer(description: "the answer's \"stats\" is not a JSON object")
+            return #"{"gridlock":"stats not kept: not a JSON object"}"#
         }
         guard data.count <= maximumStatsBytes else {
-            throw UnreadableAnswer(description: "the answer's \"stats\" is \(data.count) bytes, over the \(maximumStatsBytes) kept")
+            return #"{"gridlock":"stats not kept: \#(data.count) bytes, over \#(maximumStatsBytes)"}"#
         }
         return String(decoding: data, as: UTF8.self)
     }

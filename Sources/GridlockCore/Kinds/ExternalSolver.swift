@@ -37,7 +37,7 @@ public struct ExternalSolver: Sendable, Hashable {
         }
         let name = String(text[text.index(after: colon)..<equals])
         let command = String(text[text.index(after: equals)...])
-        try checkName(name, kind: kind)
+        try checkName(name)
         guard command.contains(where: { !$0.isWhitespace }) else {
             throw Unreadable(description: "the solver \(name) has no command after '=' (\(example))")
         }
@@ -47,16 +47,18 @@ public struct ExternalSolver: Sendable, Hashable {
         return ExternalSolver(kind: kind, name: name, command: command)
     }
 
-    /// A name is letters, digits, '-', '_' and '.', and not a built-in solver of its kind (nor
-    /// `analyze`): reports, exports and `--solver` lists must tell them apart.
-    static func checkName(_ name: String, kind: PuzzleKind) throws(Unreadable) {
-        guard !name.isEmpty, name.utf8.count <= maximumNameBytes,
-              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) })
+    /// A name is a letter, then letters, digits, '-', '_' and '.', and no built-in solver of any
+    /// kind (nor `analyze`), whatever its case: reports, exports and `--solver` lists must tell
+    /// them apart.
+    static func checkName(_ name: String) throws(Unreadable) {
+        let scalars = Array(name.unicodeScalars)
+        guard let first = scalars.first, first.isASCII, first.properties.isAlphabetic, name.utf8.count <= maximumNameBytes,
+              scalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) })
         else {
-            throw Unreadable(description: "the solver name '\(name.printable)' must be 1 to \(maximumNameBytes) letters, digits, '-', '_' or '.'")
+            throw Unreadable(description: "the solver name '\(name.printable)' must be a letter, then up to \(maximumNameBytes - 1) letters, digits, '-', '_' or '.'")
         }
-        guard !kind.runs(name) else {
-            throw Unreadable(description: "\(name) is already a built-in \(kind.rawValue) solver: give yours another name")
+        if let builtIn = PuzzleKind.allCases.first(where: { kind in kind.jobNames.contains { $0.lowercased() == name.lowercased() } }) {
+            throw Unreadable(description: "\(name) is already a built-in \(builtIn.rawValue) solver: give yours another name")
         }
     }
 

@@ -11,6 +11,10 @@ extension SolveReport {
             lines.append("  " + moves.joined(separator: ", "))
         }
         if status == "failed" { return lines.joined(separator: "\n") }
+        if outside == true {
+            if let stats { lines.append("  memory \(stats.memoryBytes.bytes) (the solver's processes at their peak)") }
+            return lines.joined(separator: "\n")
+        }
         if let stats, let nodes = stats.searchNodes {
             lines.append("  search nodes \(nodes.grouped) · guesses \((stats.guesses ?? 0).grouped) · propagation steps \((stats.propagations ?? 0).grouped) · memory \(stats.memoryBytes.bytes)")
         } else if let stats {
@@ -38,6 +42,10 @@ extension SolveReport {
             return "\(name): solved\(count)\(time)"
         case "solved":
             return "\(name): solved in \((moves ?? 0).counted("move"))\(expectation)\(time)"
+        case "unsolvable" where outside == true:
+            return "\(name): unsolvable, as it claims\(expectation)\(time)"
+        case "cutoff" where outside == true:
+            return "\(name): cut off (\(cutoffReason ?? "limit"))\(time)"
         case "unsolvable" where reason != nil:
             return "\(name): unsolvable: \(reason!)\(expectation)"
         case "unsolvable" where stats?.searchNodes != nil:

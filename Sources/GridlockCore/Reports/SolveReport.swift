@@ -112,6 +112,9 @@ public struct SolveReport: Sendable, Codable, Hashable {
     public var matchesExpected: Bool?
     public var error: ErrorInfo?
     public var stats: Stats?
+    /// True for an outside solver's run (`--external`): its stats are its process's time and
+    /// memory, not a search's counts.
+    public var outside: Bool?
 
     public init(puzzle: String, source: Source?) {
         self.puzzle = puzzle

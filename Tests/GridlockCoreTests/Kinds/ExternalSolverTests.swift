@@ -16,9 +16,13 @@ struct ExternalSolverTests {
         ("rushhour=python3 x.py", "is not KIND:NAME=COMMAND"),
         ("chess:x=run", "'chess' in 'chess:x=run' is not a kind"),
         ("rushhour:bfs=run", "already a built-in rushhour solver"),
-        ("tiles:analyze=run", "already a built-in tiles solver"),
-        ("rushhour:=run", "must be 1 to 64 letters"),
-        ("rushhour:my solver=run", "must be 1 to 64 letters"),
+        ("tiles:analyze=run", "analyze is already a built-in"),
+        ("rushhour:=run", "must be a letter, then"),
+        ("rushhour:my solver=run", "must be a letter, then"),
+        ("rushhour:..=run", "must be a letter, then"),
+        ("rushhour:-x=run", "must be a letter, then"),
+        ("rushhour:BFS=run", "already a built-in rushhour solver"),
+        ("rushhour:bitset=run", "already a built-in sudoku solver"),
         ("rushhour:x\u{1b}[31m=run", "'x\\u{1B}[31m'"),
         ("rushhour:x=   ", "has no command"),
     ])
@@ -61,11 +65,17 @@ struct ExternalSolverTests {
         #expect(try AnswerCheck.answer(fromJSON: #"{"status":"unsolvable"}"#) == AnswerCheck.Answer(claim: .unsolvable, stats: nil))
     }
 
+    @Test("stats that are no object, or too large, are replaced by a note: the answer still counts")
+    func oddStatsNoted() throws {
+        let list = try AnswerCheck.answer(fromJSON: #"{"status":"unsolvable","stats":[1]}"#)
+        #expect(list.claim == .unsolvable && list.stats == #"{"gridlock":"stats not kept: not a JSON object"}"#)
+        let large = try AnswerCheck.answer(fromJSON: #"{"status":"unsolvable","stats":{"pad":"\#(String(repeating: "a", count: 5_000))"}}"#)
+        #expect(large.stats?.hasPrefix(#"{"gridlock":"stats not kept: 5010 bytes, over 4096"#) == true, "\(large.stats ?? "nil")")
+    }
+
     @Test("unreadable answers say why, quoting their first bytes escaped", arguments: [
         ("\u{1b}[2Jhello", "not JSON: '\\u{1B}[2Jhello'"),
         ("[1,2]", "not a JSON object"),
-        (#"{"status":"solved","moves":["x"],"stats":[1]}"#, "\"stats\" is not a JSON object"),
-        (#"{"status":"solved","moves":["x"],"stats":{"pad":"\#(String(repeating: "a", count: 5_000))"}}"#, "over the 4096 kept"),
         ("", "not JSON: (nothing)"),
     ])
     func unreadableAnswers(text: String, reason: String) {
