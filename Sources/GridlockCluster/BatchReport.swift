@@ -27,7 +27,8 @@ public struct BatchReport: Sendable {
     /// The text table's columns (the numeric formats name theirs in GroupStatistics.fields).
     public static let columns = [
         "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "wrong", "min", "mean", "95% CI",
-        "p50", "p90", "p99", "max", "sd", "examined mean", "examined max", "peak RSS mean", "peak RSS max", "time vs first",
+        "p50", "p90", "p99", "max", "sd", "examined mean", "examined max", "memory mean", "memory max", "RSS over idle",
+        "time vs first",
     ]
     public static let throughputColumns = ["by", "name", "jobs", "busy", "jobs per busy second"]
 
@@ -51,8 +52,13 @@ public struct BatchReport: Sendable {
         // memory, and counting it as 0 would pull the means down.
         var examinedSum = 0
         var examinedMax = 0
+        var peakRSSSum = 0
+        var peakRSSMax = 0
         var memorySum = 0
         var memoryMax = 0
+        /// Over the jobs whose worker said what it held idle (rows stored before it did: none).
+        var aboveIdleSum = 0
+        var aboveIdleJobs = 0
 
         mutating func add(_ job: JobSummary) {
             count += 1
@@ -71,8 +77,15 @@ public struct BatchReport: Sendable {
             maxSeconds = max(maxSeconds, time)
             examinedSum = examinedSum.saturatingSum(max(0, job.examined))
             examinedMax = max(examinedMax, job.examined)
-            memorySum = memorySum.saturatingSum(max(0, job.peakRSSBytes))
-            memoryMax = max(memoryMax, job.peakRSSBytes)
+            peakRSSSum = peakRSSSum.saturatingSum(max(0, job.peakRSSBytes))
+            peakRSSMax = max(peakRSSMax, job.peakRSSBytes)
+            memorySum = memorySum.saturatingSum(max(0, job.memoryBytes))
+            memoryMax = max(memoryMax, job.memoryBytes)
+            if job.idleRSSBytes > 0 {
+                // Both clamped at 0 first, so another program's extreme values cannot overflow.
+                aboveIdleSum = aboveIdleSum.saturatingSum(max(0, max(0, job.peakRSSBytes) - job.idleRSSBytes))
+                aboveIdleJobs += 1
+            }
         }
 
         var meanSeconds: Double { timed == 0 ? 0 : seconds / Double(timed) }
@@ -177,7 +190,9 @@ public struct BatchReport: Sendable {
                     medianSeconds: ran ? group.quantile(50) : nil, p90Seconds: ran ? group.quantile(90) : nil,
                     p99Seconds: ran ? group.quantile(99) : nil, maxSeconds: ran ? group.maxSeconds : nil, stddevSeconds: sd,
                     examinedMean: ran ? Double(group.examinedSum) / Double(group.timed) : nil, examinedMax: ran ? group.examinedMax : nil,
-                    peakRSSMeanBytes: ran ? Double(group.memorySum) / Double(group.timed) : nil, peakRSSMaxBytes: ran ? group.memoryMax : nil,
+                    peakRSSMeanBytes: ran ? Double(group.peakRSSSum) / Double(group.timed) : nil, peakRSSMaxBytes: ran ? group.peakRSSMax : nil,
+                    memoryMeanBytes: ran ? Double(group.memorySum) / Double(group.timed) : nil, memoryMaxBytes: ran ? group.memoryMax : nil,
+                    rssAboveIdleMeanBytes: group.aboveIdleJobs > 0 ? Double(group.aboveIdleSum) / Double(group.aboveIdleJobs) : nil,
                     timeVsFirst: mean.flatMap { mean in baselineMean[key].flatMap { $0 > 0 ? mean / $0 : nil } }))
             }
         }
@@ -194,7 +209,8 @@ public struct BatchReport: Sendable {
                 row.failed.grouped, row.invalid.grouped, row.wrong.grouped, time(row.minSeconds), time(row.meanSeconds), interval,
                 time(row.medianSeconds), time(row.p90Seconds), time(row.p99Seconds), time(row.maxSeconds), time(row.stddevSeconds),
                 row.examinedMean.map { Self.saturatingInt($0).grouped } ?? "-", row.examinedMax?.grouped ?? "-",
-                row.peakRSSMeanBytes.map { Self.saturatingInt($0).bytes } ?? "-", row.peakRSSMaxBytes?.bytes ?? "-",
+                row.memoryMeanBytes.map { Self.saturatingInt($0).bytes } ?? "-", row.memoryMaxBytes?.bytes ?? "-",
+                row.rssAboveIdleMeanBytes.map { Self.saturatingInt($0).bytes } ?? "-",
                 row.timeVsFirst.map { $0.formatted(decimals: 2) + "x" } ?? "-",
             ]
         }

@@ -246,6 +246,8 @@ public struct CoordinatorMachine {
             stop(.sinkStopped(reason), &actions)
         case .jobs, .results, .storedQuery, .forget, .drained, .alive:
             refuse(.unexpected, "\(message.kindName), which only a coordinator sends", from: sender, now: now, &actions)
+        case .machine:
+            refuse(.unexpected, "machine, which a worker sends the sink", from: sender, now: now, &actions)
         }
         advance(now: now, &actions)
         return actions

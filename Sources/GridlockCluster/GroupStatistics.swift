@@ -1,8 +1,13 @@
 // One row of the report's main table as numbers, in fixed units (seconds, bytes, counts): what
 // `report --format csv|json|jsonl` prints, and what the text table formats. Times describe the
 // jobs that ran a solver (not invalid records, not failures that never ran); so do the means of
-// states examined and peak memory, so a batch with unreadable lines is not averaged with zeros.
+// states examined and memory, so a batch with unreadable lines is not averaged with zeros.
 // nil where no job ran.
+//
+// Memory, three ways (issue 19): the solver's own peak (`memory`: a built-in search's accounting
+// of its tables, or an outside solver's processes at their peak), which tells solvers apart;
+// the worker's resident set above what it held idle (`rss_above_idle`); and the worker's whole
+// resident set (`peak_rss`, mostly the worker's own baseline), kept for the exports only.
 
 public struct GroupStatistics: Sendable, Hashable {
     public var kind: String
@@ -31,6 +36,11 @@ public struct GroupStatistics: Sendable, Hashable {
     public var examinedMax: Int?
     public var peakRSSMeanBytes: Double?
     public var peakRSSMaxBytes: Int?
+    /// The solver's own peak memory (JobResult.memoryBytes).
+    public var memoryMeanBytes: Double?
+    public var memoryMaxBytes: Int?
+    /// The worker's peak resident set less what it held idle, before its first job.
+    public var rssAboveIdleMeanBytes: Double?
     /// This solver's mean time over the first solver's of the same kind, in the same band.
     public var timeVsFirst: Double?
 
@@ -45,7 +55,9 @@ public struct GroupStatistics: Sendable, Hashable {
         ("median_seconds", { .real($0.medianSeconds) }), ("p90_seconds", { .real($0.p90Seconds) }),
         ("p99_seconds", { .real($0.p99Seconds) }), ("max_seconds", { .real($0.maxSeconds) }),
         ("stddev_seconds", { .real($0.stddevSeconds) }), ("examined_mean", { .real($0.examinedMean) }),
-        ("examined_max", { .integer($0.examinedMax) }), ("peak_rss_mean_bytes", { .real($0.peakRSSMeanBytes) }),
+        ("examined_max", { .integer($0.examinedMax) }), ("memory_mean_bytes", { .real($0.memoryMeanBytes) }),
+        ("memory_max_bytes", { .integer($0.memoryMaxBytes) }), ("rss_above_idle_mean_bytes", { .real($0.rssAboveIdleMeanBytes) }),
+        ("peak_rss_mean_bytes", { .real($0.peakRSSMeanBytes) }),
         ("peak_rss_max_bytes", { .integer($0.peakRSSMaxBytes) }), ("time_vs_first", { .real($0.timeVsFirst) }),
     ]
 }

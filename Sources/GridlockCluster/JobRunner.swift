@@ -28,6 +28,7 @@ public enum JobRunner {
         }
         let clock = ContinuousClock()
         meter.begin(now: clock.now)
+        result.workerIdleRSSBytes = meter.idleBytes
         cpuClock.start(waited: waited)
         let start = clock.now
         /// Wall and CPU time and peak memory, once the job is done.

@@ -49,6 +49,10 @@ public final class PeakMemoryMeter: @unchecked Sendable {
     private(set) var markReadings = 0
     private(set) var statusReadings = 0
 
+    /// The process's resident set just before its first job, sockets and threads up: the
+    /// worker's own, which every job's peak includes. 0 until then.
+    public private(set) var idleBytes = 0
+
     public init() {
         let hugePages = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
         faultsTellGrowth = !hugePages.contains("[always]")
@@ -68,6 +72,7 @@ public final class PeakMemoryMeter: @unchecked Sendable {
     /// Before a job, on the thread that runs it: resets the mark unless the last reset, on this
     /// thread, still holds (no fault since, and younger than `refreshInterval`).
     func begin(now: ContinuousClock.Instant) {
+        if idleBytes == 0 { idleBytes = residentBytes() ?? 0 }
         if let lastReset, lastReset.duration(to: now) < Self.refreshInterval { return }
         reset()
         lastReset = now

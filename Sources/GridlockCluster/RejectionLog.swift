@@ -70,6 +70,7 @@ extension WireMessage {
         case .drained: "drained"
         case .sinkStopped: "sinkStopped"
         case .alive: "alive"
+        case .machine: "machine"
         }
     }
 }

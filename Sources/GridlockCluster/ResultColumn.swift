@@ -77,6 +77,7 @@ extension ResultColumn {
         ResultColumn("termination", .text, notNull: false) { result, _ in .text(result.termination?.rawValue) },
         ResultColumn("verdict", .text) { result, _ in .text(result.checkedVerdict.rawValue) },
         ResultColumn("solver_stats", .text, notNull: false, export: "solverStats") { result, _ in .text(result.solverStats) },
+        ResultColumn("worker_idle_rss_bytes", .integer, export: "workerIdleRSSBytes") { result, _ in .integer(result.workerIdleRSSBytes) },
     ]
 
     /// A new (batch, job) is inserted; the same job again (same fingerprint) is ignored; a

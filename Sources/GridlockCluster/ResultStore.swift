@@ -135,6 +135,18 @@ public final class ResultStore: Sendable {
                     WHEN status IN ('solved', 'unsolvable') THEN 'correct' ELSE 'unknown' END;
                 """)
         }
+        // Version 4 (issue 19): what the worker held idle, so the tables can show a job's
+        // resident set above it (older rows say 0: not known, left out of that mean); and the
+        // machines a batch ran on, one row per host, as its workers described them.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                ALTER TABLE results ADD COLUMN worker_idle_rss_bytes INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE machines (
+                    batch TEXT NOT NULL, host TEXT NOT NULL, cpu_model TEXT NOT NULL, cores INTEGER NOT NULL,
+                    threads INTEGER NOT NULL, governor TEXT, turbo TEXT, kernel TEXT NOT NULL, memory_bytes INTEGER NOT NULL,
+                    load_average REAL NOT NULL, method TEXT NOT NULL, PRIMARY KEY (batch, host));
+                """)
+        }
         return migrator
     }
 
@@ -257,7 +269,8 @@ public final class ResultStore: Sendable {
             let numbers = UndecodableRow.numericColumns.map { "typeof(\($0.name))" }.joined(separator: ", ")
             let cursor = try Row.fetchCursor(
                 db, sql: """
-                    SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker, batch, job, \(numbers), verdict
+                    SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker, batch, job, \(numbers),
+                        verdict, memory_bytes, worker_idle_rss_bytes
                     FROM results \(filter) ORDER BY batch, job
                     """,
                 arguments: arguments)
@@ -275,7 +288,10 @@ public final class ResultStore: Sendable {
                         expectedMoves: try row.decode(atIndex: 4), seconds: try row.decode(atIndex: 5), examined: try row.decode(atIndex: 6),
                         peakRSSBytes: try row.decode(atIndex: 7), host: try row.decode(atIndex: 8), worker: try row.decode(atIndex: 9),
                         // A verdict this build does not know is no verdict.
-                        verdict: (try? row.decode(String.self, atIndex: 12 + types.count)).flatMap(AnswerVerdict.init(rawValue:)) ?? .unknown)
+                        verdict: (try? row.decode(String.self, atIndex: 12 + types.count)).flatMap(AnswerVerdict.init(rawValue:)) ?? .unknown,
+                        // Sizes another program stored as text, or out of range, count as none.
+                        memoryBytes: (try? row.decode(Int.self, atIndex: 13 + types.count)) ?? 0,
+                        idleRSSBytes: (try? row.decode(Int.self, atIndex: 14 + types.count)) ?? 0)
                     if let implausibility = summary.implausibility { throw UndecodableRow.Reason(implausibility) }
                 } catch {
                     // Named by its batch and job, as well as they can be read.

@@ -80,7 +80,7 @@ public enum Sink {
         let clock = ContinuousClock()
         var lastReport = clock.now
         let reportInterval: Duration = .milliseconds(500)
-        var machine = SinkMachine(key: configuration.key)
+        var machine = SinkMachine(key: configuration.key, workersAdmittedByTransport: configuration.curve != nil)
         let database = configuration.database
 
         func perform(_ actions: [SinkMachine.Action]) throws {
@@ -98,6 +98,8 @@ public enum Sink {
                     try perform(machine.read(batch: batch, from: from, limit: limit, page: try database.storedJobs(batch: batch, from: from, limit: limit)))
                 case .forget(let batch, let from):
                     _ = try database.forget(batch: batch, from: from)
+                case .recordMachine(let batch, let record):
+                    try database.record(record, batch: batch)
                 case .log(let line):
                     configuration.log(line)
                 }

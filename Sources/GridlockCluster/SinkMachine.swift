@@ -5,6 +5,7 @@
 //
 //   results ──> waiting ──(20 ms after the first, or 4,096 of them)──> store ──> stored: acks
 //   coordinator: storedQuery ──> read a page ──> storedPage;  forget ──> forget
+//   a worker's machine, once per batch and host ──> recordMachine
 //   every second: sinkHello (how a coordinator learns where the sink is, and that it lives)
 //
 // Results wait before they are stored: a transaction costs a lock, a WAL append and an fsync
@@ -24,9 +25,15 @@ public struct SinkMachine {
         case readStored(batch: String, from: Int, limit: Int)
         /// Delete the batch's rows from job `from` on (the input got shorter: --resume-changed).
         case forget(batch: String, from: Int)
+        /// Keep this machine's description for the batch (one row per batch and host).
+        case recordMachine(batch: String, MachineRecord)
         /// A line for the operator (a refused frame, at a bounded rate).
         case log(String)
     }
+
+    /// The most (batch, host) machine records one run of the sink keeps: more hosts than any
+    /// cluster has, and a bound on what a peer can make it write.
+    public static let maximumMachines = 65_536
 
     /// Results wait this long after the first of them arrived, unless `storeGroup` are waiting.
     public static let storeWindow: Duration = .milliseconds(20)
@@ -37,13 +44,20 @@ public struct SinkMachine {
     private var waitingSince: ContinuousClock.Instant?
     private var lastHello: ContinuousClock.Instant?
     private var rejections = RejectionLog()
+    /// The (batch, host) pairs whose machine is recorded in this run: each worker of a host
+    /// describes it, and one row is enough.
+    private var machinesRecorded: Set<[String]> = []
 
     /// The cluster's key: results are stored only with their job's lease, and the coordinator's
     /// queries believed only with its tag (ClusterKey.swift). Without one, anything is.
     let key: ClusterKey?
+    /// CURVE admitted every peer of the results socket by its public key, and CURVE workers
+    /// hold no cluster key: their machine records need no tag (their results still need leases).
+    let workersAdmittedByTransport: Bool
 
-    public init(key: ClusterKey? = nil) {
+    public init(key: ClusterKey? = nil, workersAdmittedByTransport: Bool = false) {
         self.key = key
+        self.workersAdmittedByTransport = workersAdmittedByTransport
     }
 
     /// Whether results wait for their window: then the loop need not listen for more (only the
@@ -68,11 +82,28 @@ public struct SinkMachine {
 
     // MARK: Events
 
-    /// One message from the results socket.
+    /// One message from the results socket: a frame of results, or a worker's machine.
     public mutating func receiveResults(_ frames: [[UInt8]], now: ContinuousClock.Instant) -> [Action] {
-        guard frames.count == 1, case .results(let received)? = try? WireMessage.decode(frames[0]) else {
-            return refuse(.malformed, "not one frame of results", now: now)
+        let message = frames.count == 1 || frames.count == 2 ? try? WireMessage.decode(frames[0]) : nil
+        switch message {
+        case .results(let received)? where frames.count == 1:
+            return receive(received, now: now)
+        case .machine(let batch, let record)?:
+            if let key, !workersAdmittedByTransport, !(frames.count == 2 && key.verifies(frames[0], tagFrame: frames[1])) {
+                return refuse(.forged, "a machine record for \(batch) from \(record.host) without the key's tag", now: now)
+            }
+            guard !machinesRecorded.contains([batch, record.host]) else { return [] }
+            guard machinesRecorded.count < Self.maximumMachines else {
+                return refuse(.unexpected, "a machine record past the \(Self.maximumMachines) this sink keeps", now: now)
+            }
+            machinesRecorded.insert([batch, record.host])
+            return [.recordMachine(batch: batch, record)]
+        default:
+            return refuse(.malformed, "not one frame of results, nor a machine record", now: now)
         }
+    }
+
+    private mutating func receive(_ received: [JobResult], now: ContinuousClock.Instant) -> [Action] {
         var results = received
         var actions: [Action] = []
         if let key {

@@ -142,6 +142,9 @@ public struct JobSummary: Sendable {
     public var worker: String
     /// The stored verdict (JobResult.checkedVerdict).
     public var verdict: AnswerVerdict = .unknown
+    /// The solver's own peak memory, and the worker's resident set when idle.
+    public var memoryBytes = 0
+    public var idleRSSBytes = 0
 
     /// Whether the answer disagrees with the input's: the rule of `JobResult.contradictsExpected`.
     public var contradictsExpected: Bool {

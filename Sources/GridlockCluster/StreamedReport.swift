@@ -74,6 +74,6 @@ extension JobSummary {
         self.init(
             kind: result.kind, solver: result.solver, status: result.status, moves: result.moves, expectedMoves: result.expectedMoves,
             seconds: result.seconds, examined: result.examined, peakRSSBytes: result.peakRSSBytes, host: result.worker.host,
-            worker: workerName, verdict: result.checkedVerdict)
+            worker: workerName, verdict: result.checkedVerdict, memoryBytes: result.memoryBytes, idleRSSBytes: result.workerIdleRSSBytes)
     }
 }

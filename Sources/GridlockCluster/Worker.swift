@@ -97,7 +97,12 @@ public enum Worker {
         }
 
         var solved = 0
-        var unsent: [[UInt8]] = []
+        // Each entry a message's frames: results, or this machine's record (tagged with a key).
+        var unsent: [[[UInt8]]] = []
+        let machine = MachineRecord.current(host: configuration.identity.host)
+        // The batches whose results this process has sent: the sink hears of the machine
+        // before the first of each (bounded: a worker meets few batches, and forgets past 64).
+        var described: Set<String> = []
         var drained = false
         var waitingForJobs = false
         let clock = ContinuousClock()
@@ -140,9 +145,14 @@ public enum Worker {
             let results = queue.takeResults()
             if !results.isEmpty {
                 solved += results.count
-                unsent.append(WireMessage.results(results).encoded())
+                for batch in Set(results.map(\.batch)) where !described.contains(batch) {
+                    if described.count >= 64 { described.removeAll() }
+                    described.insert(batch)
+                    unsent.append(WireMessage.machine(batch: batch, machine).frames(key: configuration.key))
+                }
+                unsent.append([WireMessage.results(results).encoded()])
             }
-            while let frame = unsent.first, try sink.send([frame], dontWait: true) {
+            while let frames = unsent.first, try sink.send(frames, dontWait: true) {
                 unsent.removeFirst()
             }
             if !waitingForJobs, !drained { try ask(queue.credit()) }

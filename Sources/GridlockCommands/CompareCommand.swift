@@ -24,8 +24,9 @@ struct CompareCommand: ParsableCommand {
 
             From one database, name both batches; from two, the first is the baseline's and the \
             second the new batch's (--baseline and --batch pick a batch in each; a database that \
-            holds one batch needs no name). Batches run on other hosts, builds or revisions are \
-            compared anyway, with a warning: their differences are in the figures.
+            holds one batch needs no name). Batches run on other hosts, CPU models (as the \
+            workers recorded them), builds or revisions are compared anyway, with a warning: \
+            their differences are in the figures.
 
             Exit status: 0 no regression above --fail-above (or no --fail-above); 1 some group \
             slower by more than --fail-above percent, or a database or batch cannot be read; \
@@ -148,6 +149,13 @@ struct CompareCommand: ParsableCommand {
             return
         }
         var differences: [String] = []
+        let models = { (store: ResultStore, batch: String) in Set(((try? store.machines(batch: batch)) ?? []).map(\.machine.cpuModel)) }
+        let (modelsBefore, modelsAfter) = (models(baseStore, base), models(newStore, new))
+        // Workers' CPUs, where both batches recorded them (MachineRecord): the strongest reason
+        // two batches' times differ.
+        if !modelsBefore.isEmpty, !modelsAfter.isEmpty, modelsBefore != modelsAfter {
+            differences.append("CPU models (\(modelsBefore.sorted().joined(separator: " + ")) and \(modelsAfter.sorted().joined(separator: " + ")))")
+        }
         if before.host != after.host { differences.append("hosts \(before.host) and \(after.host)") }
         if before.cores != after.cores { differences.append("\(before.cores) and \(after.cores) cores") }
         if before.configuration != after.configuration { differences.append("\(before.configuration) and \(after.configuration) builds") }

@@ -4,6 +4,7 @@
 
 import Foundation
 import GridlockCluster
+import GridlockWire
 
 /// Named tables of values, written as CSV (one table), JSON (an object of tables) or JSON
 /// lines (a row a line, its table named): what `report` and `bench` print for programs.
@@ -82,10 +83,12 @@ struct NumericTables {
 /// The tables of `report`: per group, per host and worker, the batches, the jobs that did not run.
 enum NumericReport {
     enum Table: String, CaseIterable {
-        case groups, throughput, batches, problems
+        case groups, throughput, batches, machines, problems
     }
 
-    static func tables(_ report: BatchReport, batches: [BatchEnvironment], problems: [StoredResult]) -> NumericTables {
+    static func tables(
+        _ report: BatchReport, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredResult]
+    ) -> NumericTables {
         NumericTables(tables: [
             (Table.groups.rawValue, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
             (Table.throughput.rawValue, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
@@ -93,6 +96,7 @@ enum NumericReport {
                 [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),
                  .text($0.solvers), .integer($0.jobs)]
             }),
+            (Table.machines.rawValue, MachineTable.fields, machines.map { MachineTable.values($0.batch, $0.machine) }),
             (Table.problems.rawValue, ["batch", "job", "source", "solver", "status", "error"], problems.map {
                 [.text($0.batch), .integer($0.job), .text($0.source), .text($0.solver), .text($0.status), .text($0.error)]
             }),

@@ -65,7 +65,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "text or markdown (tables to read); csv, json or jsonl (plain numbers in seconds, bytes and counts, every table; json: one object of tables; jsonl: a row a line, its table named); html (a page with charts and a puzzle player).")
     var format: Format = .text
 
-    @Option(help: "The table that --format csv prints: groups (per solver and band), throughput (per host and worker), batches or problems.")
+    @Option(help: "The table that --format csv prints: groups (per solver and band), throughput (per host and worker), batches, machines (each host's CPU, kernel, memory and load, as its workers saw them) or problems.")
     var table: NumericReport.Table = .groups
 
     @Option(name: [.short, .customLong("output")], help: "Write to this file instead of standard output.", completion: .file())
@@ -165,6 +165,9 @@ enum ReportPrinter {
         _ report: BatchReport, store: ResultStore, batch: String?, problems: [StoredResult], format: ReportFormat, table: NumericReport.Table
     ) throws -> String {
         let environment = try store.batches().filter { batch == nil || $0.id == batch }
+        let machines = try store.machines(batch: batch)
+        if let warning = MachineTable.mixedModels(machines.map(\.machine)) { StandardError.write("report: warning: \(warning)\n") }
+        let tables = { NumericReport.tables(report, batches: environment, machines: machines, problems: problems) }
         switch format {
         case .text, .markdown:
             let render = format == .text ? TextTable.aligned : TextTable.markdown
@@ -173,16 +176,17 @@ enum ReportPrinter {
             }
             parts.append(render(BatchReport.columns, report.rows))
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))
+            if !machines.isEmpty { parts.append(render(MachineTable.columns, machines.map { MachineTable.row($0.batch, $0.machine) })) }
             if !problems.isEmpty {
                 parts.append("Jobs that did not run (the first 50):\n" + problems.map { "  \($0.source) [\($0.solver)] \($0.status): \($0.error ?? "")".printable }.joined(separator: "\n"))
             }
             return parts.joined(separator: "\n\n")
         case .csv:
-            return NumericReport.tables(report, batches: environment, problems: problems).csv(table.rawValue)
+            return tables().csv(table.rawValue)
         case .json:
-            return NumericReport.tables(report, batches: environment, problems: problems).json
+            return tables().json
         case .jsonl:
-            return NumericReport.tables(report, batches: environment, problems: problems).jsonLines
+            return tables().jsonLines
         }
     }
 

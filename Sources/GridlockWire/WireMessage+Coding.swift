@@ -49,6 +49,10 @@ extension WireMessage {
             writer.string(reason)
         case .alive:
             writer.byte(Kind.alive.rawValue)
+        case .machine(let batch, let record):
+            writer.byte(Kind.machine.rawValue)
+            writer.string(batch)
+            record.write(to: &writer)
         }
         return writer.bytes
     }
@@ -89,6 +93,8 @@ extension WireMessage {
             message = .sinkStopped(reason: try reader.string(maximumBytes: WireProtocol.maximumReasonBytes))
         case .alive:
             message = .alive
+        case .machine:
+            message = .machine(batch: try reader.name(slot: 0), try MachineRecord(from: &reader))
         }
         try reader.finish()
         return message
@@ -208,6 +214,7 @@ extension JobResult {
         writer.byte(verdict.wireCode)
         writer.byte(termination?.wireCode ?? 0)
         writer.optionalString(solverStats)
+        writer.int(workerIdleRSSBytes)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -241,5 +248,6 @@ extension JobResult {
         guard let termination = Termination.fromWire(try reader.byte()) else { throw .malformed("termination") }
         self.termination = termination
         solverStats = try reader.optionalString()
+        workerIdleRSSBytes = try reader.int()
     }
 }

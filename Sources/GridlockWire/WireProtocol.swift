@@ -24,7 +24,8 @@
 // every second, so a worker whose coordinator is gone can tell and exit; jobs carry a lease that
 // results echo, and what only the sink, the coordinator or a worker may say travels with a tag
 // frame (ClusterKey.swift) (version 6). A result carries its answer's verdict and why its run
-// ended early, if it did (version 7: outside solvers). Heartbeats list
+// ended early, if it did (version 7: outside solvers). A worker describes its machine to the
+// sink, and a result carries what the worker held idle (version 8). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -32,7 +33,7 @@
 @_exported import GridlockKinds
 
 public enum WireProtocol {
-    public static let version: UInt8 = 7
+    public static let version: UInt8 = 8
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -184,6 +185,9 @@ public struct JobResult: Sendable, Hashable {
     public var termination: Termination?
     /// An outside solver's own figures (its answer's "stats"), as compact JSON.
     public var solverStats: String?
+    /// The worker's resident set before its first job: what `peakRSSBytes` holds of the
+    /// worker's own, so the tables can show the rest.
+    public var workerIdleRSSBytes = 0
 
     public init(batch: String, job: Int, attempt: Int, worker: WorkerIdentity, status: JobStatus) {
         self.batch = batch
@@ -278,6 +282,8 @@ public enum WireMessage: Sendable, Hashable {
     /// Sink to coordinator: I cannot store any more (the disk is full or read-only, the
     /// database was deleted) and am stopping, for this reason.
     case sinkStopped(reason: String)
+    /// Worker to sink, before its first results of a batch: the machine it runs on.
+    case machine(batch: String, MachineRecord)
 
     /// What only the sink says: with a cluster key, believed only with the key's tag.
     public var isTheSinks: Bool {
@@ -295,16 +301,17 @@ public enum WireMessage: Sendable, Hashable {
         }
     }
 
-    /// What a worker says to the coordinator: with a cluster key, heard only with its tag, so a
-    /// process without the key is never handed a job (and never a lease to answer with).
+    /// What a worker says to the coordinator (and of its machine, to the sink): with a cluster
+    /// key, heard only with its tag, so a process without the key is never handed a job (and
+    /// never a lease to answer with), nor describes a machine.
     public var isTheWorkers: Bool {
         switch self {
-        case .ready, .heartbeat: true
+        case .ready, .heartbeat, .machine: true
         default: false
         }
     }
 
     enum Kind: UInt8 {
-        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained, sinkStopped, alive
+        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained, sinkStopped, alive, machine
     }
 }

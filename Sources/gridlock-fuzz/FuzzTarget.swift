@@ -77,6 +77,9 @@ enum FuzzTarget {
             .stored(batch: "b", jobs: [stored]), .sinkHello, .storedQuery(batch: "b", from: 0, limit: 10),
             .storedPage(batch: "b", from: 0, jobs: [stored], complete: true), .forget(batch: "b", from: 2), .drained,
             .sinkStopped(reason: "disk full"),
+            .machine(batch: "b", MachineRecord(
+                host: "h", cpuModel: "CPU", cores: 2, threads: 4, governor: "performance", turbo: nil, kernel: "6.1", memoryBytes: 1 << 30,
+                loadAverage: 0.5, method: "m")),
         ]
         return messages.flatMap { message in
             [0x00, 0x0D].map { control in [control] + message.encoded() }

@@ -24,6 +24,37 @@ struct NumericReportTests {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    @Test("the memory columns tell solvers apart: each solver's own peak, and the RSS over the worker's idle set")
+    func memoryTellsSolversApart() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("jobs.txt")
+        try (try ClusterHarness.sample(count: 40, step: 449).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("results.sqlite").path
+        let batch = try GridlockBinary.run(["batch", file.path, "--workers", "1", "--db", database, "--solver", "bfs,reference"])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stdout.contains("memory mean") && batch.stdout.contains("RSS over idle") && !batch.stdout.contains("peak RSS"))
+        let json = try GridlockBinary.run(["report", database, "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let all = try #require(report["groups"] as? [[String: Any]]).filter { $0["band"] as? String == "all" }
+        func field(_ solver: String, _ name: String) throws -> Double {
+            let group = try #require(all.first { $0["solver"] as? String == solver })
+            return try #require((group[name] as? NSNumber)?.doubleValue, "\(solver) \(name)")
+        }
+        // The worker's whole resident set is alike for both; the solvers' own peaks are not.
+        #expect(try field("reference", "memory_mean_bytes") >= 20 * field("bfs", "memory_mean_bytes"))
+        #expect(try field("bfs", "peak_rss_mean_bytes") > 10 * field("bfs", "memory_mean_bytes"))
+        for solver in ["bfs", "reference"] {
+            let above = try field(solver, "rss_above_idle_mean_bytes"), peak = try field(solver, "peak_rss_mean_bytes")
+            #expect(above >= 0 && above < peak, "\(solver)")
+        }
+        let idle = try Self.python("""
+            import sqlite3, sys
+            print(sqlite3.connect(sys.argv[1]).execute("SELECT MIN(worker_idle_rss_bytes) > 1000000, MIN(peak_rss_bytes >= worker_idle_rss_bytes) FROM results").fetchone())
+            """, database: database)
+        #expect(idle == "(1, 1)")
+    }
+
     @Test("report --format json and export --format csv parse back, and their sums equal SQLite's own counts")
     func roundTrip() throws {
         let directory = try BatchCommandTests.temporaryDirectory()

@@ -39,6 +39,46 @@ import GridlockWire
         #expect(text[11] == "-" && text[18] == "-")
     }
 
+    @Test("memory: the solver's own peak and the RSS above the worker's idle set in the table, the whole RSS in the exports only")
+    func memoryColumns() throws {
+        func job(_ solver: String, memory: Int, peak: Int, idle: Int) -> JobSummary {
+            var job = Self.job(0.001, rss: peak)
+            job.solver = solver
+            job.memoryBytes = memory
+            job.idleRSSBytes = idle
+            return job
+        }
+        var report = BatchReport()
+        // The worker's own 33 MiB is in every peak; the solvers differ in what they add.
+        for _ in 0..<3 {
+            report.add(job("bfs", memory: 48 << 10, peak: 34 << 20, idle: 33 << 20))
+            report.add(job("reference", memory: 7 << 19, peak: 38 << 20, idle: 33 << 20))
+        }
+        // A row stored before workers said what they held idle: left out of that mean only.
+        report.add(job("reference", memory: 7 << 19, peak: 38 << 20, idle: 0))
+        let all = report.statistics.filter { $0.band == "all" }
+        let bfs = try #require(all.first { $0.solver == "bfs" })
+        let reference = try #require(all.first { $0.solver == "reference" })
+        #expect(bfs.memoryMeanBytes == Double(48 << 10) && bfs.memoryMaxBytes == 48 << 10)
+        #expect(try #require(reference.memoryMeanBytes) / (try #require(bfs.memoryMeanBytes)) > 70)
+        #expect(bfs.rssAboveIdleMeanBytes == Double(1 << 20) && reference.rssAboveIdleMeanBytes == Double(5 << 20))
+        #expect(reference.peakRSSMeanBytes == Double(38 << 20))
+        let header = BatchReport.columns
+        let row = try #require(report.rows.first { $0[1] == "reference" && $0[2] == "all" })
+        #expect(row[try #require(header.firstIndex(of: "memory mean"))] == (7 << 19).bytes)
+        #expect(row[try #require(header.firstIndex(of: "RSS over idle"))] == (5 << 20).bytes)
+        #expect(!header.contains { $0.contains("peak RSS") })
+        let fields = GroupStatistics.fields.map(\.0)
+        for name in ["memory_mean_bytes", "memory_max_bytes", "rss_above_idle_mean_bytes", "peak_rss_mean_bytes", "peak_rss_max_bytes"] {
+            #expect(fields.contains(name), "\(name)")
+        }
+        // Another program's extreme sizes neither trap nor go below zero.
+        var hostile = BatchReport()
+        hostile.add(job("bfs", memory: .min, peak: .min, idle: .max))
+        hostile.add(job("bfs", memory: .max, peak: .max, idle: 1))
+        #expect(try #require(hostile.statistics.first { $0.band == "all" }).rssAboveIdleMeanBytes ?? -1 >= 0)
+    }
+
     @Test("Student's t: the table, and the large-sample expansion close to its exact values")
     func tQuantiles() {
         #expect(ConfidenceInterval.tQuantile975(degreesOfFreedom: 1) == 12.706)

@@ -143,6 +143,47 @@ struct SinkMachineTests {
         #expect(machine.counters.dropped.unexpected == 1)
     }
 
+    static let machineRecord = MachineRecord(
+        host: "w", cpuModel: "CPU", cores: 2, threads: 4, governor: nil, turbo: nil, kernel: "6.1", memoryBytes: 1 << 30, loadAverage: 0, method: "m")
+
+    @Test("a worker's machine is recorded once per batch and host; with a key, only with the key's tag")
+    func machinesRecordedOnce() {
+        let key = ClusterKey.random()
+        var machine = SinkMachine(key: key)
+        let message = WireMessage.machine(batch: "b", Self.machineRecord)
+        // Untagged, or tagged with another key: a peer without the cluster's key.
+        #expect(Self.withoutLogs(machine.receiveResults([message.encoded()], now: Self.t0)).isEmpty)
+        #expect(Self.withoutLogs(machine.receiveResults(message.frames(key: ClusterKey.random()), now: Self.t0)).isEmpty)
+        #expect(machine.counters.dropped.forged == 2)
+        #expect(machine.receiveResults(message.frames(key: key), now: Self.t0) == [.recordMachine(batch: "b", Self.machineRecord)])
+        // Another worker of the same host, the same batch: one row is enough.
+        #expect(machine.receiveResults(message.frames(key: key), now: Self.t0).isEmpty)
+        let otherBatch = WireMessage.machine(batch: "c", Self.machineRecord)
+        #expect(machine.receiveResults(otherBatch.frames(key: key), now: Self.t0) == [.recordMachine(batch: "c", Self.machineRecord)])
+        // CURVE workers hold no key; the transport admitted them by theirs.
+        var curve = SinkMachine(key: key, workersAdmittedByTransport: true)
+        #expect(curve.receiveResults([message.encoded()], now: Self.t0) == [.recordMachine(batch: "b", Self.machineRecord)])
+        // Without a key anything is believed, as results are.
+        var open = SinkMachine()
+        #expect(open.receiveResults([message.encoded()], now: Self.t0) == [.recordMachine(batch: "b", Self.machineRecord)])
+        // A results frame with a second frame is still malformed.
+        #expect(Self.withoutLogs(open.receiveResults(Self.frame([Self.result(0)]) + [[1]], now: Self.t0)).isEmpty)
+        #expect(open.counters.dropped.malformed == 1)
+    }
+
+    @Test("past the most machines a sink keeps, records are refused and counted, not written")
+    func machinesBounded() {
+        var machine = SinkMachine()
+        var recorded = 0
+        for host in 0...SinkMachine.maximumMachines {
+            var record = Self.machineRecord
+            record.host = "h\(host)"
+            recorded += Self.withoutLogs(machine.receiveResults([WireMessage.machine(batch: "b", record).encoded()], now: Self.t0)).count
+        }
+        #expect(recorded == SinkMachine.maximumMachines)
+        #expect(machine.counters.dropped.unexpected == 1)
+    }
+
     @Test("stopping stores whatever still waits")
     func finishStoresWhatWaits() {
         var machine = SinkMachine()

@@ -57,7 +57,31 @@ struct WireMessageTests {
         .drained,
         .sinkStopped(reason: "SQLite error 13: database or disk is full"),
         .alive,
+        .machine(batch: "b-1", machine),
+        .machine(batch: "b-1", MachineRecord(
+            host: "h", cpuModel: "", cores: 0, threads: 0, governor: nil, turbo: nil, kernel: "", memoryBytes: 0, loadAverage: 0, method: "")),
     ]
+
+    static let machine = MachineRecord(
+        host: "node-7", cpuModel: "AMD EPYC 7B13 64-Core Processor", cores: 64, threads: 128, governor: "performance", turbo: "on",
+        kernel: "6.1.0-18-amd64", memoryBytes: 512 << 30, loadAverage: 0.25, method: "built-in: clear_refs + VmHWM; outside: wait4 rusage")
+
+    @Test("a machine record with a count below zero, a load that is no number, or a text past 255 bytes is malformed")
+    func machineRecordBounds() {
+        var edits: [(String, (inout MachineRecord) -> Void)] = [
+            ("cores", { $0.cores = -1 }), ("threads", { $0.threads = -4 }), ("memory", { $0.memoryBytes = .min }),
+            ("NaN load", { $0.loadAverage = .nan }), ("infinite load", { $0.loadAverage = .infinity }), ("negative load", { $0.loadAverage = -1 }),
+        ]
+        for field in [\MachineRecord.cpuModel, \.kernel, \.method, \.host] {
+            edits.append(("long \(field)", { $0[keyPath: field] = String(repeating: "x", count: 256) }))
+        }
+        edits.append(("long governor", { $0.governor = String(repeating: "x", count: 256) }))
+        for (what, edit) in edits {
+            var record = Self.machine
+            edit(&record)
+            #expect(throws: WireError.self, "\(what)") { try WireMessage.decode(WireMessage.machine(batch: "b", record).encoded()) }
+        }
+    }
 
     @Test("every message decodes to itself", arguments: messages)
     func roundTrip(_ message: WireMessage) throws {

@@ -1,0 +1,76 @@
+// The machine a worker runs on, read from /proc and /sys once at start. The readings are pure
+// functions of the files' text, so they are tested on other machines' files.
+
+import Foundation
+import GridlockWire
+
+extension MachineRecord {
+    /// This machine, with the measurement method the worker uses.
+    public static func current(host: String = ProcessInfo.processInfo.hostName) -> MachineRecord {
+        func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+        let cpu = CPUInfo(read("/proc/cpuinfo") ?? "")
+        var name = utsname()
+        uname(&name)
+        let kernel = withUnsafeBytes(of: name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return MachineRecord(
+            host: host, cpuModel: cpu.model, cores: cpu.cores, threads: cpu.threads,
+            governor: read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor").map(firstLine),
+            turbo: turbo(noTurbo: read("/sys/devices/system/cpu/intel_pstate/no_turbo"), boost: read("/sys/devices/system/cpu/cpufreq/boost")),
+            kernel: kernel, memoryBytes: memoryBytes(meminfo: read("/proc/meminfo") ?? ""),
+            loadAverage: loadAverage(read("/proc/loadavg") ?? ""), method: method(clearRefsWritable: access("/proc/self/clear_refs", W_OK) == 0))
+    }
+
+    /// What /proc/cpuinfo says of the CPUs: the first model name, hardware threads (processor
+    /// entries) and physical cores (distinct physical id and core id; threads where not said).
+    struct CPUInfo {
+        var model = "unknown"
+        var threads = 0
+        var cores = 0
+
+        init(_ text: String) {
+            var coreIDs: Set<[String]> = []
+            var physical = "0"
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2 else { continue }
+                switch parts[0] {
+                case "processor": threads += 1
+                case "model name" where model == "unknown" && !parts[1].isEmpty:
+                    model = String(decoding: parts[1].utf8.prefix(WireProtocol.maximumNameBytes), as: UTF8.self)
+                case "physical id": physical = parts[1]
+                case "core id": coreIDs.insert([physical, parts[1]])
+                default: break
+                }
+            }
+            cores = coreIDs.isEmpty ? threads : coreIDs.count
+        }
+    }
+
+    /// "on" or "off": intel_pstate's no_turbo says it one way round, cpufreq's boost the other.
+    static func turbo(noTurbo: String?, boost: String?) -> String? {
+        if let noTurbo = noTurbo.map(firstLine), ["0", "1"].contains(noTurbo) { return noTurbo == "1" ? "off" : "on" }
+        if let boost = boost.map(firstLine), ["0", "1"].contains(boost) { return boost == "1" ? "on" : "off" }
+        return nil
+    }
+
+    static func memoryBytes(meminfo: String) -> Int {
+        guard let line = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }) else { return 0 }
+        let kibibytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return kibibytes.multipliedReportingOverflow(by: 1024).overflow ? 0 : kibibytes * 1024
+    }
+
+    /// The one-minute load average.
+    static func loadAverage(_ loadavg: String) -> Double {
+        loadavg.split(separator: " ").first.flatMap { Double($0) }.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
+    }
+
+    /// How the worker measures a job's memory: a built-in solver's peak by resetting the
+    /// kernel's high-water mark (PeakMemoryMeter), an outside solver's from wait4's rusage.
+    static func method(clearRefsWritable: Bool) -> String {
+        (clearRefsWritable ? "built-in: clear_refs + VmHWM" : "built-in: getrusage (no clear_refs)") + "; outside: wait4 rusage"
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        String(text.prefix { $0 != "\n" }.prefix(WireProtocol.maximumNameBytes))
+    }
+}
