@@ -47,7 +47,8 @@ static void reset_signals(void) {
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-pid_t gridlock_spawn_shell(const char *command, char *const environment[], int input, int output, int errors) {
+pid_t gridlock_spawn_shell(
+    const char *command, char *const environment[], int input, int output, int errors, const int *cgroup_procs, int cgroup_count) {
     // The parent's pid, read before the fork: a child whose parent is already gone when it sets
     // its death signal would otherwise wait for a signal that never comes.
     pid_t parent = getpid();
@@ -72,6 +73,15 @@ pid_t gridlock_spawn_shell(const char *command, char *const environment[], int i
     pid_t shell = fork();
     if (shell == 0) {
         reset_signals();
+        // Into the solver's control groups before anything of the solver runs, so that every
+        // process it starts is counted and limited there; the watchdog stays outside them.
+        for (int index = 0; index < cgroup_count; index++) {
+            if (write(cgroup_procs[index], "0", 1) != 1) {
+                static const char message[] = "gridlock: the solver could not enter its control group\n";
+                (void)!write(errors, message, sizeof message - 1);
+                _exit(125);
+            }
+        }
         if (dup2(input, 0) < 0 || dup2(output, 1) < 0 || dup2(errors, 2) < 0) {
             _exit(127);
         }

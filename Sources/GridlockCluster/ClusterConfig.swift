@@ -13,6 +13,8 @@
 //   coordinator.store_timeout_s = 10
 //   coordinator.attempts  = 3
 //   job.timeout_s         = 30
+//   job.time_limit_s      = 10         CPU seconds a job's solver may use
+//   job.memory_limit      = 2G         memory a job's solver may hold
 //   job.max_states        = 50000000
 
 import Foundation
@@ -23,7 +25,7 @@ public struct ClusterConfig: Sendable, Hashable {
     public static let keys: Set<String> = [
         "coordinator.bind", "coordinator.endpoint", "sink.bind", "sink.endpoint", "sink.database",
         "worker.processes", "worker.window", "worker.heartbeat_ms", "coordinator.silence_limit_s",
-        "coordinator.store_timeout_s", "coordinator.attempts", "job.timeout_s", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.metrics", "worker.coordinator_silence_s",
+        "coordinator.store_timeout_s", "coordinator.attempts", "job.timeout_s", "job.time_limit_s", "job.memory_limit", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.metrics", "worker.coordinator_silence_s",
     ]
 
     public init() {}
@@ -65,10 +67,15 @@ public struct ClusterConfig: Sendable, Hashable {
                     message: "unknown key `\(parts[0])`; known keys: \(keys.sorted().joined(separator: ", "))")
             }
             if parts[0].hasSuffix("_s") || parts[0].hasSuffix("_ms") || ["worker.processes", "worker.window", "coordinator.attempts", "job.max_states"].contains(parts[0]) {
-                guard let number = Double(parts[1]), number > 0 else {
-                    throw Problem(file: file, line: index + 1, message: "`\(parts[0])` must be a positive number, not `\(parts[1])`")
+                // Finite and at most 1e9 (a count up to 1e15): `inf` or 1e300 would trap where
+                // it becomes a duration or an integer.
+                let most = parts[0].hasSuffix("_s") || parts[0].hasSuffix("_ms") ? 1e9 : 1e15
+                guard let number = Double(parts[1]), number > 0, number <= most else {
+                    throw Problem(file: file, line: index + 1, message: "`\(parts[0])` must be a positive number up to \(most == 1e9 ? "1e9" : "1e15"), not `\(parts[1])`")
                 }
-                _ = number
+            }
+            if parts[0] == "job.memory_limit", ByteSize.parse(parts[1]) == nil {
+                throw Problem(file: file, line: index + 1, message: "`job.memory_limit` takes a size with its unit (256M, 2G), not `\(parts[1])`")
             }
             config.values[parts[0]] = parts[1]
         }

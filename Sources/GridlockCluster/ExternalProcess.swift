@@ -4,12 +4,16 @@
 // solver's background children do not outlive its puzzle; so is a run that prints more than an
 // answer.
 //
-// Measured with wait4's resource usage: the CPU time of the shell and of every descendant it
-// waited for, and the largest resident set among them. (A cgroup would also catch children
-// nobody waited for, and not count the memory a fork inherits; that is issue 19's next step.)
+// Measured, and held to the job's CPU and memory limits, as one tree: in control groups of its
+// own where the worker can make them (SolverCgroup: the kernel counts every descendant, and
+// kills at the memory limit), else by sampling its process group in /proc every 20 ms
+// (ProcessGroupSample) beside wait4's resource usage (the CPU time of the shell and every
+// descendant it waited for, the largest resident set among them). A tree over its CPU limit
+// is killed at the next look, within 20 ms.
 
 import CProcessControl
 import Foundation
+import GridlockWire
 import Synchronization
 
 public struct ExternalProcess: Sendable {
@@ -32,6 +36,12 @@ public struct ExternalProcess: Sendable {
         case signalled(Int32)
         /// Killed at its deadline.
         case timedOut
+        /// Killed past its CPU limit, or (by the kernel or at a sample) at its memory limit.
+        case overLimit(LimitKind)
+    }
+
+    public enum LimitKind: Sendable, Hashable {
+        case cpu, memory
     }
 
     public struct Run: Sendable {
@@ -49,8 +59,9 @@ public struct ExternalProcess: Sendable {
         public var description: String
     }
 
-    /// Runs the command with `input` on standard input until it exits or `deadline` passes.
-    public func run(input: [UInt8], deadline: ContinuousClock.Instant?) throws(StartFailure) -> Run {
+    /// Runs the command with `input` on standard input until it exits, `deadline` passes or
+    /// it passes one of `limits`.
+    public func run(input: [UInt8], deadline: ContinuousClock.Instant?, limits: JobLimits = JobLimits()) throws(StartFailure) -> Run {
         let clock = ContinuousClock()
         let start = clock.now
         _ = Self.ignoreBrokenPipes
@@ -72,10 +83,13 @@ public struct ExternalProcess: Sendable {
         // A solver that never reads must not block us in write(2).
         _ = fcntl(inputPipe.write, F_SETFL, fcntl(inputPipe.write, F_GETFL) | O_NONBLOCK)
         let environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        let cgroup = SolverCgroup.available ? SolverCgroup(memoryLimitBytes: limits.memoryBytes) : nil
         let pid = Self.withCStrings(environment) { environmentPointers in
-            gridlock_spawn_shell(command, environmentPointers, inputPipe.read, outputPipe.write, errorPipe.write)
+            let procs = cgroup?.procs ?? []
+            return gridlock_spawn_shell(command, environmentPointers, inputPipe.read, outputPipe.write, errorPipe.write, procs, Int32(procs.count))
         }
         let spawnError = errno
+        defer { cgroup?.remove() }
         for descriptor in [inputPipe.read, outputPipe.write, errorPipe.write] { close(descriptor) }
         guard pid > 0 else {
             for descriptor in [inputPipe.write, outputPipe.read, errorPipe.read] { close(descriptor) }
@@ -93,26 +107,43 @@ public struct ExternalProcess: Sendable {
         var streams = Streams(
             input: inputPipe.write, pending: input[...], output: outputPipe.read, error: errorPipe.read,
             maximumOutputBytes: maximumOutputBytes, maximumErrorBytes: maximumErrorBytes)
-        var timedOut = !streams.pump(until: deadline, clock: clock) { Self.hasExited(pid) }
+        var watch = TreeWatch(limits: limits, group: pid, cgroup: cgroup)
+        var timedOut = !streams.pump(until: deadline, clock: clock, leaderExited: { Self.hasExited(pid) }, overLimit: { watch.overLimit() })
         streams.closeAll()
         // The output is closed: wait for the leader to exit, without reaping it, so that its
         // group's id cannot be reused before the group is killed.
-        if !timedOut, !streams.outputOverflowed { timedOut = !Self.waitForExit(pid, until: deadline, clock: clock) }
+        if !timedOut, !streams.outputOverflowed {
+            timedOut = !Self.waitForExit(pid, until: deadline, clock: clock) { watch.overLimit() }
+        }
         kill(-pid, SIGKILL)
+        // What is left of the tree outside the group (setsid) is in the control group.
+        if let cgroup { for member in SolverCgroup.pids(in: cgroup.memory) { kill(member, SIGKILL) } }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
         reaped = true
         Self.reapGroup(pid, clock: clock)
         if Self.reapsEveryChild.load(ordering: .relaxed) {
+            // Every child left is an escaped descendant of this solver (setsid, then orphaned
+            // to us as its reaper): the run is over, and so is it.
+            for child in ProcessGroupSample.children(of: getpid()) {
+                kill(child, SIGKILL)
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            }
             var status: Int32 = 0
             while waitpid(-1, &status, WNOHANG) > 0 {}
         }
         let wall = Double(seconds: start.duration(to: clock.now))
-        let ending: Ending = if timedOut { .timedOut } else if status & 0x7f == 0 { .exited((status >> 8) & 0xff) } else { .signalled(status & 0x7f) }
+        var ending: Ending = if let hit = watch.hit { .overLimit(hit) } else if timedOut { .timedOut }
+            else if status & 0x7f == 0 { .exited((status >> 8) & 0xff) } else { .signalled(status & 0x7f) }
+        // The kernel killed it for its memory (or refused it memory) and it did not answer.
+        if let cgroup, cgroup.metMemoryLimit, ending != .exited(0), ending != .timedOut { ending = .overLimit(.memory) }
+        let waited = (cpu: usage.ru_utime.seconds + usage.ru_stime.seconds, peak: usage.ru_maxrss * 1024)
         return Run(
             ending: ending, output: streams.output, outputOverflowed: streams.outputOverflowed, errorOutput: streams.errorOutput,
-            wallSeconds: wall, cpuSeconds: usage.ru_utime.seconds + usage.ru_stime.seconds, peakRSSBytes: usage.ru_maxrss * 1024)
+            wallSeconds: wall, cpuSeconds: cgroup?.cpuSeconds ?? max(waited.cpu, watch.sampled.cpuSeconds),
+            peakRSSBytes: cgroup?.peakBytes ?? max(waited.peak, watch.sampled.residentBytes))
     }
 
     /// A pipe whose ends are 3 or more (so the child's dup2 onto 0-2 never clobbers one) and
@@ -143,8 +174,8 @@ public struct ExternalProcess: Sendable {
     private static let reapOrphans: Void = { _ = gridlock_become_subreaper() }()
 
     /// Whether this process has no children but its solvers (a worker, `solve`): then every
-    /// child that has ended is reaped after each run, a solver's escaped descendant (setsid)
-    /// too. Off elsewhere, where a wait for any child would take another's exit.
+    /// child left after a run, a solver's escaped descendant (setsid), is killed and reaped.
+    /// Off elsewhere, where another child may be no solver's.
     public static let reapsEveryChild = Atomic<Bool>(false)
 
     /// Reaps what is left of the killed group `leader` (its orphans, now ours), for up to
@@ -167,12 +198,20 @@ public struct ExternalProcess: Sendable {
         return (code == 0 && info._sifields._sigchld.si_pid == pid) || (code < 0 && errno != EINTR)
     }
 
-    /// Waits (without reaping) until `pid` exits; false when the deadline passed first.
-    private static func waitForExit(_ pid: pid_t, until deadline: ContinuousClock.Instant?, clock: ContinuousClock) -> Bool {
+    /// Waits (without reaping) until `pid` exits; false when the deadline passed first, or the
+    /// tree went over a limit.
+    private static func waitForExit(
+        _ pid: pid_t, until deadline: ContinuousClock.Instant?, clock: ContinuousClock, overLimit: () -> Bool
+    ) -> Bool {
         var delay: UInt32 = 50
+        var lastLook = clock.now
         while true {
             if hasExited(pid) { return true }
             if let deadline, clock.now >= deadline { return false }
+            if lastLook.duration(to: clock.now) >= .milliseconds(20) {
+                if overLimit() { return false }
+                lastLook = clock.now
+            }
             usleep(delay)
             delay = min(delay * 2, 5_000)
         }
@@ -210,10 +249,13 @@ private struct Streams {
         if pending.isEmpty { closeInput() }
     }
 
-    /// Until both outputs end (true) or the deadline passes (false). Once `leaderExited`, what
+    /// Until both outputs end (true), or the deadline passes or the tree is `overLimit` (false),
+    /// both looked at every 20 ms. Once `leaderExited`, what
     /// is waiting is read and the rest let go: a background child of the solver may hold the
     /// pipes open for ever, and the group is killed next.
-    mutating func pump(until deadline: ContinuousClock.Instant?, clock: ContinuousClock, leaderExited: () -> Bool) -> Bool {
+    mutating func pump(
+        until deadline: ContinuousClock.Instant?, clock: ContinuousClock, leaderExited: () -> Bool, overLimit: () -> Bool
+    ) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var draining = false
         var lastLook = clock.now
@@ -239,6 +281,7 @@ private struct Streams {
             }
             if ready == 0 || lastLook.duration(to: clock.now) > .milliseconds(20) {
                 if draining { return true }
+                if overLimit() { return false }
                 draining = leaderExited()
                 lastLook = clock.now
                 if ready == 0 { continue }

@@ -10,6 +10,8 @@
 //   exited 0, answer unreadable                 failed: "error: ..." (its first bytes escaped)
 //   exit code N, or killed by a signal          failed: "crashed: exit code N" / "signal N (NAME)"
 //   still running at the deadline               cutoff: "cut off (timeout)", the group killed
+//   past its CPU limit                          cutoff: "cut off (timeout)", termination timeout
+//   killed at its memory limit                  cutoff: "cut off (memout)", termination memout
 
 import Foundation
 import GridlockCore
@@ -40,6 +42,8 @@ public enum ExternalSolving {
         /// judge it by).
         public var unsolvableConfirmed = false
         public var error: String?
+        /// Why the run ended early, where it did: a limit (timeout, memout), a crash, an error.
+        public var termination: Termination?
         public var wallSeconds = 0.0
         public var cpuSeconds = 0.0
         public var peakRSSBytes = 0
@@ -51,16 +55,24 @@ public enum ExternalSolving {
     /// Runs `solver` on `puzzle`, killing it at `deadline`; `checks` limit the built-in search
     /// that checks a claim of no solution when the input expects none.
     public static func run(
-        _ solver: ExternalSolver, on puzzle: ParsedPuzzle, deadline: ContinuousClock.Instant?, checks: SolveOptions = SolveOptions()
+        _ solver: ExternalSolver, on puzzle: ParsedPuzzle, deadline: ContinuousClock.Instant?, limits: JobLimits = JobLimits(),
+        checks: SolveOptions = SolveOptions()
     ) -> Outcome {
         let process = ExternalProcess(command: solver.command, environment: puzzle.externalEnvironment)
         let run: ExternalProcess.Run
         do {
-            run = try process.run(input: Array(puzzle.externalInput.utf8), deadline: deadline)
+            run = try process.run(input: Array(puzzle.externalInput.utf8), deadline: deadline, limits: limits)
         } catch {
-            return Outcome(status: .failed, failure: .error, error: "error: \(error.description)")
+            return Outcome(status: .failed, failure: .error, error: "error: \(error.description)", termination: .error)
         }
-        var outcome = judge(run, of: solver, on: puzzle, checks: checks)
+        var outcome = judge(run, of: solver, on: puzzle, limits: limits, checks: checks)
+        outcome.termination = outcome.termination ?? outcome.failure.flatMap { failure in
+            switch failure {
+            case .crashed: .crashed
+            case .error: .error
+            case .wrongAnswer: nil
+            }
+        }
         // Escaped and cut short: the text comes from the solver, and goes to terminals and rows.
         outcome.error = outcome.error.map { error in
             let printable = error.printable
@@ -73,14 +85,28 @@ public enum ExternalSolving {
     }
 
     /// What a finished run says, by the table above.
-    static func judge(_ run: ExternalProcess.Run, of solver: ExternalSolver, on puzzle: ParsedPuzzle, checks: SolveOptions) -> Outcome {
+    static func judge(
+        _ run: ExternalProcess.Run, of solver: ExternalSolver, on puzzle: ParsedPuzzle, limits: JobLimits = JobLimits(), checks: SolveOptions
+    ) -> Outcome {
         let errors = run.errorOutput.isEmpty ? "" : "; its standard error: " + AnswerCheck.opening(String(decoding: run.errorOutput, as: UTF8.self))
         if run.outputOverflowed, run.ending != .timedOut {
             return Outcome(status: .failed, failure: .error, error: "error: \(solver.name) printed over \(run.output.count >> 10) KiB, more than an answer, and was stopped")
         }
         switch run.ending {
         case .timedOut:
-            return Outcome(status: .cutoff, error: "cut off (timeout) after \(run.wallSeconds.formatted(decimals: 2)) s: \(solver.name) was killed at its time limit")
+            return Outcome(
+                status: .cutoff, error: "cut off (timeout) after \(run.wallSeconds.formatted(decimals: 2)) s: \(solver.name) was killed at its time limit",
+                termination: .timeout)
+        case .overLimit(.cpu):
+            let limit = (limits.cpuSeconds ?? 0).formatted(decimals: 2)
+            return Outcome(
+                status: .cutoff, error: "cut off (timeout) after \(run.cpuSeconds.formatted(decimals: 2)) s of CPU time: \(solver.name) was killed at its CPU limit of \(limit) s",
+                termination: .timeout)
+        case .overLimit(.memory):
+            return Outcome(
+                status: .cutoff,
+                error: "cut off (memout): \(solver.name) reached its memory limit of \((limits.memoryBytes ?? 0).bytes) (peak \(run.peakRSSBytes.bytes)) and was killed",
+                termination: .memout)
         case .signalled(let signal):
             return Outcome(status: .failed, failure: .crashed, error: "crashed: \(solver.name) was killed by signal \(signal) (\(signalName(signal)))\(errors)")
         case .exited(let code) where code != 0:

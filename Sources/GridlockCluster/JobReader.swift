@@ -40,6 +40,8 @@ public struct JobSpecification: Sendable {
     public var external: [ExternalSolver]
     public var maxStates: Int
     public var timeoutSeconds: Double?
+    /// CPU time and memory, for every job (JobLimits).
+    public var limits = JobLimits()
     public var tileOptions: TileReadOptions
     public var maximumRecordBytes: Int
 
@@ -47,7 +49,7 @@ public struct JobSpecification: Sendable {
 
     public init(
         batch: String, kind: PuzzleKind? = nil, solvers: [String] = [], external: [ExternalSolver] = [], maxStates: Int, timeoutSeconds: Double? = nil,
-        tileOptions: TileReadOptions = TileReadOptions(), maximumRecordBytes: Int = defaultMaximumRecordBytes
+        tileOptions: TileReadOptions = TileReadOptions(), maximumRecordBytes: Int = defaultMaximumRecordBytes, limits: JobLimits = JobLimits()
     ) {
         self.batch = batch
         self.kind = kind
@@ -57,6 +59,7 @@ public struct JobSpecification: Sendable {
         self.timeoutSeconds = timeoutSeconds
         self.tileOptions = tileOptions
         self.maximumRecordBytes = maximumRecordBytes
+        self.limits = limits
     }
 
     var readOptions: JobReadOptions {
@@ -196,6 +199,7 @@ public final class JobReader {
             batch: specification.batch, id: nextID, attempt: 0, kind: kind, puzzle: text, solver: solver,
             maxStates: specification.maxStates, timeoutSeconds: specification.timeoutSeconds, source: "\(name):\(line)",
             firstLine: line, options: readOptions,
-            solverDigest: specification.external.named(solver, kind: kind).map { JobFingerprint.digest(of: $0.command) } ?? 0)
+            solverDigest: specification.external.named(solver, kind: kind).map { JobFingerprint.digest(of: $0.command) } ?? 0,
+            limits: specification.limits)
     }
 }

@@ -49,14 +49,14 @@ public enum JobRunner {
         }
         result.expectedMoves = puzzle.expectedMoves
         let deadline = job.timeoutSeconds.map { start.advanced(by: .seconds($0)) }
-        let options = SolveOptions.until(deadline, SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes))
+        let options = limited(SolveOptions.until(deadline, SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes)), by: job.limits)
         if let solver = external.named(job.solver, kind: kind) {
             guard JobFingerprint.digest(of: solver.command) == job.solverDigest else {
                 cpuClock.forget()
                 result.error = "this worker's outside solver \(solver.name) runs another command than the coordinator's --external names: give every worker and the coordinator the same --external"
                 return result
             }
-            let outcome = ExternalSolving.run(solver, on: puzzle, deadline: deadline, checks: options)
+            let outcome = ExternalSolving.run(solver, on: puzzle, deadline: deadline, limits: job.limits, checks: options)
             measure()
             result.take(outcome)
             return result
@@ -98,6 +98,24 @@ public enum JobRunner {
     }
 }
 
+extension JobRunner {
+    /// A built-in search under the job's limits: its tables held under the memory limit (a
+    /// cut-off there is a memout), and stopped once the solving thread has used the CPU limit
+    /// (a timeout), checked where it checks its deadline: a system call of about 0.5 µs every
+    /// thousand states or so, and only when a CPU limit is set.
+    public static func limited(_ options: SolveOptions, by limits: JobLimits) -> SolveOptions {
+        var options = options
+        if let memory = limits.memoryBytes { options.memoryBudgetBytes = min(options.memoryBudgetBytes, memory) }
+        if let cpu = limits.cpuSeconds {
+            let wall = options.isCancelled
+            let end = ThreadClock.cpuSeconds() + cpu
+            options.isCancelled = { wall() || ThreadClock.cpuSeconds() >= end }
+            options.stopReason = .timeout
+        }
+        return options
+    }
+}
+
 extension JobResult {
     /// An outside solver's outcome: its process's own wall and CPU time and peak memory (the
     /// solver's, as a built-in solver's accounting is), not the worker's.
@@ -110,11 +128,7 @@ extension JobResult {
         cpuSeconds = outcome.cpuSeconds
         memoryBytes = outcome.peakRSSBytes
         solverStats = outcome.stats
-        switch outcome.failure {
-        case .crashed: termination = .crashed
-        case .error: termination = .error
-        case .wrongAnswer, nil: termination = outcome.status == .cutoff ? .timeout : nil
-        }
+        termination = outcome.termination
         // A claim of no solution that neither the input nor a built-in search could check is unknown.
         judge(refuted: outcome.failure == .wrongAnswer, unchecked: outcome.status == .unsolvable && !outcome.unsolvableConfirmed)
     }

@@ -17,7 +17,8 @@ extension MachineRecord {
             governor: read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor").map(firstLine),
             turbo: turbo(noTurbo: read("/sys/devices/system/cpu/intel_pstate/no_turbo"), boost: read("/sys/devices/system/cpu/cpufreq/boost")),
             kernel: kernel, memoryBytes: memoryBytes(meminfo: read("/proc/meminfo") ?? ""),
-            loadAverage: loadAverage(read("/proc/loadavg") ?? ""), method: method(clearRefsWritable: access("/proc/self/clear_refs", W_OK) == 0))
+            loadAverage: loadAverage(read("/proc/loadavg") ?? ""),
+            method: method(clearRefsWritable: access("/proc/self/clear_refs", W_OK) == 0, controlGroups: SolverCgroup.available))
     }
 
     /// What /proc/cpuinfo says of the CPUs: the first model name, hardware threads (processor
@@ -64,10 +65,12 @@ extension MachineRecord {
         loadavg.split(separator: " ").first.flatMap { Double($0) }.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
     }
 
-    /// How the worker measures a job's memory: a built-in solver's peak by resetting the
-    /// kernel's high-water mark (PeakMemoryMeter), an outside solver's from wait4's rusage.
-    static func method(clearRefsWritable: Bool) -> String {
-        (clearRefsWritable ? "built-in: clear_refs + VmHWM" : "built-in: getrusage (no clear_refs)") + "; outside: wait4 rusage"
+    /// How the worker measures a job: a built-in solver's peak by resetting the kernel's
+    /// high-water mark (PeakMemoryMeter); an outside solver's tree in control groups of its own
+    /// (SolverCgroup), or else by /proc samples and wait4's rusage (ProcessGroupSample).
+    static func method(clearRefsWritable: Bool, controlGroups: Bool) -> String {
+        (clearRefsWritable ? "built-in: clear_refs + VmHWM" : "built-in: getrusage (no clear_refs)")
+            + (controlGroups ? "; outside: cgroup v1 memory + cpuacct" : "; outside: /proc samples + wait4 rusage")
     }
 
     private static func firstLine(_ text: String) -> String {

@@ -136,11 +136,15 @@ public final class ResultStore: Sendable {
                 """)
         }
         // Version 4 (issue 19): what the worker held idle, so the tables can show a job's
-        // resident set above it (older rows say 0: not known, left out of that mean); and the
-        // machines a batch ran on, one row per host, as its workers described them.
+        // resident set above it (older rows say 0: not known, left out of that mean); the
+        // machines a batch ran on, one row per host, as its workers described them; and the
+        // limits its jobs ran under.
         migrator.registerMigration("v4") { db in
             try db.execute(sql: """
                 ALTER TABLE results ADD COLUMN worker_idle_rss_bytes INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE batches ADD COLUMN time_limit_seconds REAL;
+                ALTER TABLE batches ADD COLUMN wall_limit_seconds REAL;
+                ALTER TABLE batches ADD COLUMN memory_limit_bytes INTEGER;
                 CREATE TABLE machines (
                     batch TEXT NOT NULL, host TEXT NOT NULL, cpu_model TEXT NOT NULL, cores INTEGER NOT NULL,
                     threads INTEGER NOT NULL, governor TEXT, turbo TEXT, kernel TEXT NOT NULL, memory_bytes INTEGER NOT NULL,
@@ -154,9 +158,9 @@ public final class ResultStore: Sendable {
     public func record(_ batch: BatchEnvironment) throws {
         try queue.write { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO batches VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                sql: "INSERT OR IGNORE INTO batches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [batch.id, batch.started, batch.host, batch.cores, batch.configuration,
-                            batch.revision, batch.solvers, batch.jobs])
+                            batch.revision, batch.solvers, batch.jobs, batch.timeLimitSeconds, batch.wallLimitSeconds, batch.memoryLimitBytes])
         }
     }
 
@@ -366,11 +370,19 @@ public final class ResultStore: Sendable {
             // `decode` throws, naming the column, where another program stored what a field
             // cannot hold; the subscript would trap.
             try Row.fetchAll(db, sql: "SELECT * FROM batches ORDER BY started").map { row in
-                BatchEnvironment(
+                var batch = BatchEnvironment(
                     id: try row.decode(forColumn: "id"), started: try row.decode(forColumn: "started"), host: try row.decode(forColumn: "host"),
                     cores: try row.decode(forColumn: "cores"), configuration: try row.decode(forColumn: "configuration"),
                     revision: try row.decode(forColumn: "revision"), solvers: try row.decode(forColumn: "solvers"),
                     jobs: try row.decode(forColumn: "jobs"))
+                // Limits another program stored as text, or no number, are no limits.
+                func positive(_ column: String) -> Double? {
+                    (try? row.decode(Double?.self, forColumn: column)).flatMap { $0 }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+                }
+                batch.timeLimitSeconds = positive("time_limit_seconds")
+                batch.wallLimitSeconds = positive("wall_limit_seconds")
+                batch.memoryLimitBytes = positive("memory_limit_bytes").flatMap { $0 < 9e18 ? Int($0) : nil }
+                return batch
             }
         }
     }

@@ -15,6 +15,10 @@ public struct BatchEnvironment: Sendable, Hashable, Codable {
     public var revision: String
     public var solvers: String
     public var jobs: Int
+    /// The limits every job ran under (JobLimits; wall time is `--timeout`); nil: none.
+    public var timeLimitSeconds: Double?
+    public var wallLimitSeconds: Double?
+    public var memoryLimitBytes: Int?
 
     public init(id: String, started: String, host: String, cores: Int, configuration: String, revision: String, solvers: String, jobs: Int) {
         self.id = id
@@ -25,6 +29,13 @@ public struct BatchEnvironment: Sendable, Hashable, Codable {
         self.revision = revision
         self.solvers = solvers
         self.jobs = jobs
+    }
+
+    /// "CPU 1 s, wall 30 s, memory 256 MiB", or nil without limits.
+    public var limitsText: String? {
+        let parts = [timeLimitSeconds.map { "CPU \($0.formatted(decimals: 2)) s" }, wallLimitSeconds.map { "wall \($0.formatted(decimals: 2)) s" },
+                     memoryLimitBytes.map { "memory \($0.bytes)" }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 }
 

@@ -91,7 +91,8 @@ struct BatchCommand: ParsableCommand {
             StandardError.write("batch: no --timeout: an outside solver (\(outside.name)) that never ends holds its worker for good\n")
         }
         let name = batch ?? Self.freshName(in: db)
-        let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: name))
+        let specification = jobOptions.specification(batch: name)
+        let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: specification)
         var configuration = CoordinatorMachine.Configuration(batch: name, identity: .thisProcess)
         configuration.resumeChanged = resumeChanged
         let progress = ProgressLine()
@@ -102,7 +103,11 @@ struct BatchCommand: ParsableCommand {
             let pool = try LocalCluster.Workers(workers, memoryBudget: memoryBudget.share(of: workers), flags: jobOptions.external.flags)
             do {
                 store = try ResultStore(path: db)
-                try store.record(BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0))
+                var environment = BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0)
+                environment.timeLimitSeconds = specification.limits.cpuSeconds
+                environment.wallLimitSeconds = specification.timeoutSeconds
+                environment.memoryLimitBytes = specification.limits.memoryBytes
+                try store.record(environment)
             } catch {
                 pool.stop(signal: SIGTERM)
                 throw error
@@ -180,8 +185,10 @@ struct JobOptions: ParsableArguments {
     @Option(help: "Stop a search (status cutoff) once it holds this many states, checked after each level of a breadth-first search (default \(SolveOptions.defaultMaxStates)).")
     var maxStates: Int?
 
-    @Option(help: "Stop a search (status cutoff) after this many seconds; the coordinator re-issues a job whose worker overruns it.")
+    @Option(name: [.customLong("timeout"), .customLong("wall-limit")], help: "Stop a job (status cutoff, termination timeout) after this many seconds of wall time; the coordinator re-issues a job whose worker overruns it.")
     var timeout: Double?
+
+    @OptionGroup var limits: LimitOptions
 
     @Option(help: "A record longer than this many bytes is reported invalid without being read (default 1 MiB; at most 8 MiB).")
     var maxRecordBytes: Int?
@@ -204,7 +211,7 @@ struct JobOptions: ParsableArguments {
             batch: batch, kind: reading.puzzleKind, solvers: solverNames, external: (try? external.solvers()) ?? [],
             maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
-            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes)
+            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits.limits(file))
     }
 }
 

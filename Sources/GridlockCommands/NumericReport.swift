@@ -86,15 +86,20 @@ enum NumericReport {
         case groups, throughput, batches, machines, problems
     }
 
+    static let batchFields = [
+        "id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs", "time_limit_seconds", "wall_limit_seconds",
+        "memory_limit_bytes",
+    ]
+
     static func tables(
         _ report: BatchReport, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredResult]
     ) -> NumericTables {
         NumericTables(tables: [
             (Table.groups.rawValue, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
             (Table.throughput.rawValue, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
-            (Table.batches.rawValue, ["id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs"], batches.map {
+            (Table.batches.rawValue, Self.batchFields, batches.map {
                 [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),
-                 .text($0.solvers), .integer($0.jobs)]
+                 .text($0.solvers), .integer($0.jobs), .real($0.timeLimitSeconds), .real($0.wallLimitSeconds), .integer($0.memoryLimitBytes)]
             }),
             (Table.machines.rawValue, MachineTable.fields, machines.map { MachineTable.values($0.batch, $0.machine) }),
             (Table.problems.rawValue, ["batch", "job", "source", "solver", "status", "error"], problems.map {

@@ -172,7 +172,8 @@ enum ReportPrinter {
         case .text, .markdown:
             let render = format == .text ? TextTable.aligned : TextTable.markdown
             var parts = environment.map {
-                "batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)".printable
+                ("batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)"
+                    + ($0.limitsText.map { ", limits \($0)" } ?? "")).printable
             }
             parts.append(render(BatchReport.columns, report.rows))
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))

@@ -51,8 +51,10 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "Stop a search (status cutoff) once it holds this many states (checked after each level of a breadth-first search, so it may hold a level more).")
     var maxStates = SolveOptions.defaultMaxStates
 
-    @Option(help: "Stop a search (status cutoff) after this many seconds.")
+    @Option(name: [.customLong("timeout"), .customLong("wall-limit")], help: "Stop a search (status cutoff) after this many seconds of wall time.")
     var timeout: Double?
+
+    @OptionGroup var limits: LimitOptions
 
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
@@ -138,7 +140,7 @@ struct SolveCommand: ParsableCommand {
         let deadline = timeout.map { clock.now.advanced(by: .seconds($0)) }
         if let outside = (try? external.solvers())?.named(solverName, kind: puzzle.kind) {
             return SolveReport(record.text, source: source, solver: outside, puzzle: puzzle, outcome: ExternalSolving.run(
-                outside, on: puzzle, deadline: deadline,
+                outside, on: puzzle, deadline: deadline, limits: limits.limits(),
                 checks: SolveOptions.until(deadline, SolveOptions(maxStates: maxStates, memoryBudgetBytes: memoryBudget.bytes))))
         }
         guard puzzle.hasSolver(solverName) else {
@@ -147,9 +149,9 @@ struct SolveCommand: ParsableCommand {
                 message: "this is a \(puzzle.kind.rawValue) puzzle, which \(solverName) does not solve; its solvers are \(puzzle.kind.solverNames.joined(separator: ", "))",
                 location: TextLocation(line: record.firstLine)))
         }
-        let options = SolveOptions.until(deadline, SolveOptions(
+        let options = JobRunner.limited(SolveOptions.until(deadline, SolveOptions(
             maxStates: maxStates, exploreWholeCluster: full, solutionLimit: count ?? 1, maxSteps: maxSteps,
-            memoryBudgetBytes: memoryBudget.bytes))
+            memoryBudgetBytes: memoryBudget.bytes)), by: limits.limits())
         let start = clock.now
         var result = puzzle.solve(with: solverName, options: options)!
         result.statistics.seconds = Double(seconds: start.duration(to: clock.now))

@@ -5,9 +5,9 @@ import ArgumentParser
 
 enum TimeLimit {
     /// Refuses a time limit outside (0, 1e9] seconds, naming the value.
-    static func check(_ seconds: Double?) throws {
+    static func check(_ seconds: Double?, flag: String = "--timeout") throws {
         guard let seconds, !(seconds > 0 && seconds <= 1e9) else { return }
-        throw ValidationError("--timeout must be a number of seconds from 0 (excluded) to 1e9 (it was \(seconds))")
+        throw ValidationError("\(flag) must be a number of seconds from 0 (excluded) to 1e9 (it was \(seconds))")
     }
 
     /// Whether `seconds` have passed since this call; never, without a limit.

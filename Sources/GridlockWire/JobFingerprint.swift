@@ -17,10 +17,10 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
 
     /// The fingerprint of the fields that decide a job's answer. `solverDigest` names an outside
     /// solver's command (`digest(of:)`); 0, a built-in solver, adds nothing, so the fingerprints
-    /// stored before outside solvers stay valid.
+    /// stored before outside solvers stay valid; so do no `limits`.
     public init(
         kind: PuzzleKind, puzzle: String, solver: String, maxStates: Int, timeoutSeconds: Double?, options: JobReadOptions,
-        solverDigest: UInt64 = 0
+        solverDigest: UInt64 = 0, limits: JobLimits = JobLimits()
     ) {
         var writer = WireWriter(capacity: puzzle.utf8.count + solver.utf8.count + 48)
         // The kind's name, not its wire code: fingerprints stored before kinds were codes stay valid.
@@ -32,6 +32,11 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
         if let timeoutSeconds { writer.double(timeoutSeconds) }
         options.write(to: &writer)
         if solverDigest != 0 { writer.word(solverDigest) }
+        // Likewise no limits add nothing, so fingerprints stored before them stay valid.
+        if !limits.isEmpty {
+            writer.byte(0x4C)
+            limits.write(to: &writer)
+        }
         value = Self.hash(writer.bytes)
     }
 

@@ -127,6 +127,7 @@ extension Job {
         writer.int(firstLine)
         options.write(to: &writer)
         writer.word(solverDigest)
+        limits.write(to: &writer)
         writer.word(lease)
     }
 
@@ -137,7 +138,8 @@ extension Job {
             batch: try reader.name(slot: 0), id: try reader.int(), attempt: try reader.int(), kind: try reader.puzzleKind(),
             puzzle: try reader.string(), solver: try reader.name(slot: 2), maxStates: try reader.int(),
             timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string(),
-            firstLine: try reader.int(), options: try JobReadOptions(from: &reader), solverDigest: try reader.word())
+            firstLine: try reader.int(), options: try JobReadOptions(from: &reader), solverDigest: try reader.word(),
+            limits: try JobLimits(from: &reader))
         lease = try reader.word()
     }
 }

@@ -94,6 +94,8 @@ public struct Job: Sendable, Hashable {
     /// The input line the record starts on, so the worker's parse errors name real lines.
     public var firstLine: Int
     public var options: JobReadOptions
+    /// CPU time and memory, for built-in and outside solvers alike.
+    public let limits: JobLimits
     /// An outside solver's command, as `JobFingerprint.digest(of:)` (0 for a built-in solver):
     /// the worker runs its own command for the name, and refuses the job if it differs.
     public let solverDigest: UInt64
@@ -106,7 +108,7 @@ public struct Job: Sendable, Hashable {
     public init(
         batch: String, id: Int, attempt: Int, kind: PuzzleKind, puzzle: String, solver: String,
         maxStates: Int, timeoutSeconds: Double?, source: String = "", firstLine: Int = 1,
-        options: JobReadOptions = JobReadOptions(), solverDigest: UInt64 = 0
+        options: JobReadOptions = JobReadOptions(), solverDigest: UInt64 = 0, limits: JobLimits = JobLimits()
     ) {
         self.batch = batch
         self.id = id
@@ -120,9 +122,10 @@ public struct Job: Sendable, Hashable {
         self.firstLine = firstLine
         self.options = options
         self.solverDigest = solverDigest
+        self.limits = limits
         fingerprint = JobFingerprint(
             kind: kind, puzzle: puzzle, solver: solver, maxStates: maxStates, timeoutSeconds: timeoutSeconds, options: options,
-            solverDigest: solverDigest)
+            solverDigest: solverDigest, limits: limits)
     }
 }
 

@@ -134,7 +134,7 @@ import GridlockWire
     func undecodableBatchRecordThrows() throws {
         let store = try Self.store(jobs: 2, changedBy: [
             // A TEXT primary key takes NULL in SQLite: the fuzzer's second find.
-            "INSERT INTO batches VALUES (NULL, 's', 'h', 2, 'release', 'r', 'bfs', 2)",
+            "INSERT INTO batches (id, started, host, cores, configuration, revision, solvers, jobs) VALUES (NULL, 's', 'h', 2, 'release', 'r', 'bfs', 2)",
             "UPDATE results SET status = x'ff' WHERE job = 1", "UPDATE results SET moves = 'abc' WHERE job = 0",
         ])
         #expect { _ = try store.batches() } throws: { "\($0)".contains("column: \"id\"") }

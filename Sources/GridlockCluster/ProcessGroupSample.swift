@@ -1,0 +1,67 @@
+// The fallback measure of an outside solver's process tree, where no control group can be
+// made: its process group sampled from /proc every 20 ms or so (every process whose group is
+// the watchdog's), for CPU time (each one's own and its waited-for children's) and resident
+// memory (their sum). A process that leaves the group (setsid) escapes it, and a peak between
+// two samples is missed; wait4's figures at the end make up what the samples could not see.
+
+import Foundation
+
+struct ProcessGroupSample: Sendable, Hashable {
+    var cpuSeconds = 0.0
+    var residentBytes = 0
+
+    private static let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    private static let pageSize = sysconf(Int32(_SC_PAGESIZE))
+
+    /// The group `group` now.
+    static func take(group: pid_t) -> ProcessGroupSample {
+        var sample = ProcessGroupSample()
+        forEachProcess { _, fields in
+            guard fields.group == group else { return }
+            sample.cpuSeconds += fields.cpuTicks / ticks
+            sample.residentBytes += fields.residentPages * pageSize
+        }
+        return sample
+    }
+
+    /// The processes whose parent is `parent`, from /proc.
+    static func children(of parent: pid_t) -> [pid_t] {
+        var children: [pid_t] = []
+        forEachProcess { pid, fields in
+            if fields.parent == parent { children.append(pid) }
+        }
+        return children
+    }
+
+    /// Each process in /proc with its stat's fields (one that ends meanwhile is passed over).
+    private static func forEachProcess(_ body: (pid_t, StatFields) -> Void) {
+        guard let directory = opendir("/proc") else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let fields = Self.fields(ofStat: stat)
+            else { continue }
+            body(pid, fields)
+        }
+    }
+
+    struct StatFields: Hashable {
+        var parent: pid_t
+        var group: pid_t
+        var cpuTicks: Double
+        var residentPages: Int
+    }
+
+    /// From /proc/PID/stat: the parent, the process group, the CPU ticks of the process and of its
+    /// waited-for children, and the resident pages. The command name (field 2) may hold spaces
+    /// and parentheses, so the fields are counted from the last ')'.
+    static func fields(ofStat text: String) -> StatFields? {
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let rest = text[text.index(after: close)...].split(separator: " ")
+        // rest[0] is field 3 (state): field N is rest[N - 3].
+        guard rest.count > 21, let parent = pid_t(rest[1]), let group = pid_t(rest[2]) else { return nil }
+        let ticks = [11, 12, 13, 14].compactMap { Double(rest[$0]) }.reduce(0, +)
+        return StatFields(parent: parent, group: group, cpuTicks: ticks, residentPages: Int(rest[21]) ?? 0)
+    }
+}

@@ -1,0 +1,105 @@
+// Limits on every job (issue 19), with outside solvers that misbehave for real: one that spins,
+// one that allocates without end, one whose children spin (one of them escaping its process
+// group). Each under control groups where this machine lets the worker make them (root), and
+// under the /proc fallback (GRIDLOCK_MEASURE=proc) everywhere.
+
+import Foundation
+import Testing
+
+@Suite("job limits: CPU time, memory, whole trees", .serialized)
+struct LimitCommandTests {
+    /// The ways a worker may measure here: cgroups only where they can be made.
+    static let methods: [String] = (getuid() == 0 && access("/sys/fs/cgroup/memory", W_OK) == 0 ? ["cgroup"] : []) + ["proc"]
+
+    static func environment(_ method: String) -> [String: String] {
+        method == "proc" ? ["GRIDLOCK_MEASURE": "proc"] : [:]
+    }
+
+    static func rows(_ database: String) throws -> [[String: Any]] {
+        let output = try GridlockBinary.run(["export", database, "--format", "jsonl"])
+        return try output.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test("spinning past --time-limit 1 is a timeout at 1-2 s of CPU; allocating past --memory-limit 256M a memout within 2 s; the worker lives on", arguments: methods)
+    func spinAndAllocate(method: String) throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 2, step: 500).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let allocate = directory.appendingPathComponent("allocate.py")
+        // Bytes multiplied are written, so every page is touched (a bytearray's zeros would not be).
+        try "import sys\nsys.stdin.read()\nheld = []\nwhile True:\n    held.append(b'x' * 10_000_000)\n".write(to: allocate, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("r.sqlite").path
+        let batch = try GridlockBinary.run([
+            "batch", input.path, "--workers", "1", "--db", database, "--time-limit", "1", "--memory-limit", "256M", "--timeout", "20",
+            "--external", "rushhour:spin=while :; do :; done", "--external", "rushhour:allocate=python3 \(allocate.path)",
+            "--solver", "spin,allocate,bfs",
+        ], environment: Self.environment(method))
+        #expect(batch.status == 2, "cut-offs exit 2: \(batch.stderr)")
+        #expect(batch.stderr.contains("0 worker restarts"), "\(batch.stderr)")
+        let rows = try Self.rows(database)
+        #expect(rows.count == 6)
+        for row in rows {
+            let cpu = row["cpuSeconds"] as? Double ?? -1, wall = row["seconds"] as? Double ?? -1
+            switch row["solver"] as? String {
+            case "spin":
+                #expect(row["termination"] as? String == "timeout" && row["status"] as? String == "cutoff", "\(row)")
+                #expect(cpu >= 1 && cpu <= 2, "\(row)")
+            case "allocate":
+                #expect(row["termination"] as? String == "memout" && row["status"] as? String == "cutoff", "\(row)")
+                #expect(wall < 2, "\(row)")
+                #expect((row["memoryBytes"] as? Int ?? 0) >= 200 << 20, "its peak, near the limit: \(row)")
+            default:
+                #expect(row["status"] as? String == "solved" && row["termination"] is NSNull, "\(row)")
+            }
+        }
+        // One worker process answered every job: a memout killed the solver, not the worker.
+        #expect(Set(rows.compactMap { $0["worker"] as? String }).count == 1)
+        let report = try GridlockBinary.run(["report", database, "--format", "json"])
+        let batches = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["batches"] as? [[String: Any]])
+        #expect(batches.first?["time_limit_seconds"] as? Double == 1 && batches.first?["memory_limit_bytes"] as? Int == 256 << 20, "\(batches)")
+        let machines = try GridlockBinary.run(["report", database, "--format", "csv", "--table", "machines"])
+        #expect(machines.stdout.contains(method == "proc" ? "outside: /proc samples" : "outside: cgroup v1"), "\(machines.stdout)")
+    }
+
+    @Test("a solver whose children spin, one escaped into a session of its own, is killed whole: nothing of it outlives the batch", arguments: methods)
+    func wholeTreeKilled(method: String) throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 1).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let marker = "gridlock-tree-\(UUID().uuidString.prefix(8))"
+        let command = "sh -c 'while :; do :; done' & setsid sh -c 'while :; do :; done; : \(marker)' & wait"
+        let batch = try GridlockBinary.run([
+            "batch", input.path, "--workers", "1", "--db", directory.appendingPathComponent("r.sqlite").path, "--time-limit", "1", "--timeout", "20",
+            "--external", "rushhour:tree=\(command)", "--solver", "tree",
+        ], environment: Self.environment(method))
+        #expect(batch.status == 2 && batch.stderr.contains("1 cutoff"), "\(batch.stderr)")
+        let left = try GridlockBinary.runTool("/usr/bin/pgrep", ["-f", marker])
+        #expect(left.isEmpty, "still running: \(left)")
+    }
+
+    @Test("built-in solvers are held to the same limits: the solving thread's CPU time, and their tables under the memory limit")
+    func builtInLimits() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        // Unblock Me I-4: 58,419 states, which no 4 KiB table holds, and which takes the
+        // reference solver far more than 2 ms.
+        try "23 \(ExternalSolverCommandTests.puzzle) 58419\n".write(to: input, atomically: true, encoding: .utf8)
+        for (flags, solver, termination) in [(["--memory-limit", "4K"], "bfs", "memout"), (["--time-limit", "0.002"], "reference", "timeout")] {
+            let database = directory.appendingPathComponent("\(solver).sqlite").path
+            let batch = try GridlockBinary.run(["batch", input.path, "--workers", "1", "--db", database, "--solver", solver] + flags)
+            #expect(batch.status == 2, "\(batch.stderr)")
+            let row = try #require(try Self.rows(database).first)
+            #expect(row["status"] as? String == "cutoff" && row["termination"] as? String == termination, "\(row)")
+        }
+        // The same limits without a batch.
+        let solved = try GridlockBinary.run(["solve", ExternalSolverCommandTests.puzzle, "--memory-limit", "4K"])
+        #expect(solved.status == 2 && solved.stdout.contains("memory-budget"), "\(solved.stdout)")
+        for bad in [["--memory-limit", "256"], ["--memory-limit", "0M"], ["--time-limit", "inf"], ["--time-limit", "-1"]] {
+            let refused = try GridlockBinary.run(["batch", input.path, "--db", directory.appendingPathComponent("x.sqlite").path] + bad)
+            #expect(refused.status == 64 && refused.stderr.contains(bad[0]), "\(bad): \(refused.stderr)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+// The limits every job runs under (issue 19): how they are written, carried and read, and the
+// pure pieces of holding an outside solver's tree to them.
+
+import Foundation
+import Testing
+@testable import GridlockCluster
+import GridlockCore
+import GridlockWire
+
+@Suite struct JobLimitsTests {
+    @Test("sizes are read with their unit, powers of 1024; a bare number, zero, or no number at all is refused")
+    func sizes() {
+        #expect(ByteSize.parse("256M") == 256 << 20)
+        #expect(ByteSize.parse("1.5G") == 3 << 29)
+        #expect(ByteSize.parse("2GiB") == 2 << 30 && ByteSize.parse("512mb") == 512 << 20 && ByteSize.parse(" 4k ") == 4_096)
+        for refused in ["256", "0M", "-1G", "infG", "nanM", "1e30T", "M", "2X", "1K", "", "256 M B"] {
+            #expect(ByteSize.parse(refused) == nil, "\(refused)")
+        }
+    }
+
+    @Test("the config file refuses limits that would trap later: inf, 1e300, a size without a unit")
+    func configBounds() throws {
+        for line in ["job.timeout_s = inf", "job.time_limit_s = 1e300", "job.max_states = 1e300", "job.memory_limit = 256", "job.time_limit_s = 0"] {
+            #expect(throws: ClusterConfig.Problem.self, "\(line)") { try ClusterConfig.parse(line, file: "c.conf") }
+        }
+        let config = try ClusterConfig.parse("job.time_limit_s = 2.5\njob.memory_limit = 2G\n", file: "c.conf")
+        #expect(config.double("job.time_limit_s") == 2.5 && config.string("job.memory_limit") == "2G")
+    }
+
+    @Test("limits travel with the job, are part of its identity, and a limit of zero or no number is malformed")
+    func wire() throws {
+        let plain = Job(batch: "b", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil)
+        let limited = Job(
+            batch: "b", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil,
+            limits: JobLimits(cpuSeconds: 1.5, memoryBytes: 256 << 20))
+        // No limits add nothing: the fingerprints stored before limits existed stay valid.
+        #expect(plain.fingerprint == JobFingerprint(kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil, options: JobReadOptions()))
+        #expect(limited.fingerprint != plain.fingerprint)
+        #expect(try WireMessage.decode(WireMessage.jobs([limited, plain]).encoded()) == .jobs([limited, plain]))
+        for limits in [JobLimits(cpuSeconds: 0), JobLimits(cpuSeconds: -1), JobLimits(cpuSeconds: .nan), JobLimits(cpuSeconds: .infinity), JobLimits(memoryBytes: 0), JobLimits(memoryBytes: -5)] {
+            let job = Job(batch: "b", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil, limits: limits)
+            #expect(throws: WireError.self, "\(limits)") { try WireMessage.decode(WireMessage.jobs([job]).encoded()) }
+        }
+    }
+
+    @Test("a built-in search's memory limit lowers its budget; its CPU limit stops it after that much of the thread's CPU time")
+    func builtInLimits() {
+        let budget = JobRunner.limited(SolveOptions(memoryBudgetBytes: 1 << 30), by: JobLimits(memoryBytes: 1 << 20))
+        #expect(budget.memoryBudgetBytes == 1 << 20)
+        #expect(JobRunner.limited(SolveOptions(memoryBudgetBytes: 1 << 20), by: JobLimits(memoryBytes: 1 << 30)).memoryBudgetBytes == 1 << 20)
+        let cpu = JobRunner.limited(SolveOptions(), by: JobLimits(cpuSeconds: 0.05))
+        #expect(!cpu.isCancelled() && cpu.stopReason == .timeout)
+        // Sleeping uses no CPU time: still not cancelled.
+        usleep(80_000)
+        #expect(!cpu.isCancelled())
+        let start = ThreadClock.cpuSeconds()
+        while ThreadClock.cpuSeconds() - start < 0.06 {}
+        #expect(cpu.isCancelled())
+        #expect(!JobRunner.limited(SolveOptions(), by: JobLimits()).isCancelled())
+    }
+
+    @Test("/proc/PID/stat is read from its last parenthesis: a command name with spaces and parentheses moves no field")
+    func statFields() throws {
+        let fields = try #require(ProcessGroupSample.fields(ofStat:
+            "4242 (my (odd) solver) R 4200 4100 4100 0 -1 4194304 1000 0 0 0 250 50 7 3 20 0 1 0 12345 1000000 2560 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n"))
+        #expect(fields.parent == 4200 && fields.group == 4100 && fields.cpuTicks == 310 && fields.residentPages == 2560)
+        #expect(ProcessGroupSample.fields(ofStat: "12 (short) R 1") == nil)
+        // This process, read for real: its own group, some CPU time, some memory.
+        let sample = ProcessGroupSample.take(group: getpgrp())
+        #expect(sample.residentBytes > 0)
+    }
+
+    @Test("a control group's directory: its v1 mount joined with the group's path, less the mount's root")
+    func cgroupDirectory() {
+        let mountinfo = """
+            31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
+            32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct
+            35 31 0:32 /lxc/box /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+            40 31 0:33 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+            """
+        let cgroups = "4:memory:/lxc/box/job\n2:cpu,cpuacct:/\n0::/user.slice\n"
+        #expect(SolverCgroup.directory(of: "memory", cgroups: cgroups, mountinfo: mountinfo) == "/sys/fs/cgroup/memory/job")
+        #expect(SolverCgroup.directory(of: "cpuacct", cgroups: cgroups, mountinfo: mountinfo) == "/sys/fs/cgroup/cpu,cpuacct")
+        // cgroup v2 alone: no v1 hierarchy, so /proc sampling.
+        #expect(SolverCgroup.directory(of: "memory", cgroups: "0::/user.slice\n", mountinfo: mountinfo) == nil)
+        #expect(SolverCgroup.directory(of: "pids", cgroups: cgroups, mountinfo: mountinfo) == nil)
+    }
+}
