@@ -30,7 +30,10 @@ binary = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 90
 README_SHARE = 90  # percent of the README's examples that must run (issue 21)
-skip_programs = {"docker": "needs a Docker engine", "kubectl": "needs a Kubernetes cluster", "scripts/test": "the test suite itself"}
+skip_programs = {
+    "docker": "needs a Docker engine", "kubectl": "needs a Kubernetes cluster", "scripts/test": "the test suite itself",
+    "sbatch": "needs a Slurm cluster", "squeue": "needs a Slurm cluster", "scancel": "needs a Slurm cluster",
+}
 placeholder = re.compile(r"(?<![\w/.-])(FILE|DB|DIR|POD|OLD|NEW|N|PUZZLE|ADDRESS)(?![\w-])")
 # "..." standing for the rest of a command line (not inside a board such as 'b...').
 ellipsis = re.compile(r"(^|\s)\.\.\.(\s|$)")

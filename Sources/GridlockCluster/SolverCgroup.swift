@@ -32,7 +32,24 @@ final class SolverCgroup {
     /// Whether runs here are measured by control groups (one made and removed: a directory
     /// that access(2) calls writable may still refuse mkdir). The worker says which in its
     /// machine record.
-    static let available: Bool = parents != nil && SolverCgroup(memoryLimitBytes: nil) != nil
+    static let available: Bool = {
+        guard let parents else { return false }
+        for parent in [parents.memory, parents.cpuacct] { removeAbandoned(in: parent) }
+        return SolverCgroup(memoryLimitBytes: nil) != nil
+    }()
+
+    /// Groups a worker made and could not remove (it was killed mid-run: its watchdog killed the
+    /// solver, but nobody removed the directories), removed by the next worker to look.
+    static func removeAbandoned(in parent: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for name in names {
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, parts[0] == "gridlock", let owner = pid_t(parts[1]), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            let directory = parent + "/" + name
+            for pid in pids(in: directory) { kill(pid, SIGKILL) }
+            for _ in 0..<50 where rmdir(directory) != 0 && errno == EBUSY { usleep(2_000) }
+        }
+    }
 
     private static let counter = Mutex(0)
 

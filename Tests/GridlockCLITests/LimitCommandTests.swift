@@ -102,4 +102,28 @@ struct LimitCommandTests {
             #expect(refused.status == 64 && refused.stderr.contains(bad[0]), "\(bad): \(refused.stderr)")
         }
     }
+
+    @Test("groups a killed worker left behind are removed by the next worker", .enabled(if: methods.contains("cgroup")))
+    func abandonedGroupsRemoved() throws {
+        let cgroups = try String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)
+        let path = try #require(cgroups.split(separator: "\n").first { $0.contains(":memory:") }?.split(separator: ":").last)
+        // A pid that was, and is no more.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let abandoned = "/sys/fs/cgroup/memory\(path == "/" ? "" : String(path))/gridlock-\(gone.processIdentifier)-7"
+        try FileManager.default.createDirectory(atPath: abandoned, withIntermediateDirectories: false)
+        defer { rmdir(abandoned) }
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try "23 \(ExternalSolverCommandTests.puzzle) 58419\n".write(to: input, atomically: true, encoding: .utf8)
+        let batch = try GridlockBinary.run([
+            "batch", input.path, "--workers", "1", "--db", directory.appendingPathComponent("r.sqlite").path,
+            "--external", "rushhour:nothing=true", "--solver", "nothing",
+        ])
+        #expect(batch.status == 2, "\(batch.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+    }
 }
