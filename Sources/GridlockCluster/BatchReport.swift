@@ -114,6 +114,9 @@ public struct BatchReport: Sendable {
     var groups: [Variant: [String: Group]] = [:]
     var hosts: [String: Load] = [:]
     var workers: [String: Load] = [:]
+    /// PAR-2, the VBS and the rest of the competitions' scores (SolverScores): set its limit
+    /// before the first job is added.
+    public var scores = SolverScores()
 
     public init() {}
 
@@ -160,10 +163,40 @@ public struct BatchReport: Sendable {
         }
         groups.values[index][Self.band(job), default: Group()].add(job)
         groups.values[index]["all", default: Group()].add(job)
+        scores.add(job)
         // Jobs the coordinator reported itself (invalid, or failed without running) ran nowhere.
         guard job.status != .invalid, !(job.status == .failed && job.examined == 0) else { return }
         hosts[job.host, default: Load()].add(seconds: job.seconds)
         workers[job.worker, default: Load()].add(seconds: job.seconds)
+    }
+
+    /// The scores, when a batch has something to score: a limit, or two solvers of a kind.
+    public var scoreRows: [SolverScores.Row]? {
+        guard scores.enabled, !scores.gaveUp else { return nil }
+        let kinds = variants.map(\.kind)
+        guard scores.limitSeconds != nil || Set(kinds).count < kinds.count else { return nil }
+        var finished = scores
+        finished.finish()
+        // In the tables' order (solvers by their first job), whatever order the jobs came in.
+        let rank = Dictionary(variants.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+        return finished.rows.sorted { first, second in
+            let (a, b) = (rank[Variant(kind: first.kind, solver: first.solver)], rank[Variant(kind: second.kind, solver: second.solver)])
+            let (kindA, kindB) = (variants.firstIndex { $0.kind == first.kind } ?? .max, variants.firstIndex { $0.kind == second.kind } ?? .max)
+            if kindA != kindB { return kindA < kindB }
+            // The VBS (no variant) last in its kind.
+            return (a ?? .max) < (b ?? .max)
+        }
+    }
+
+    public static let scoreColumns = ["kind", "solver", "puzzles", "solved", "wrong", "timeouts", "memouts", "PAR-2", "fastest", "VBS share"]
+
+    /// The scores as the text table shows them.
+    public var scoreTextRows: [[String]] {
+        (scoreRows ?? []).map { row in
+            [row.kind.rawValue, row.solver, row.puzzles.grouped, row.solved.grouped, row.wrong.grouped, row.timeouts.grouped,
+             row.memouts.grouped, row.par2Seconds?.milliseconds ?? "-", row.fastest.grouped,
+             row.vbsShare.map { ($0 * 100).formatted(decimals: 1) + "%" } ?? "-"]
+        }
     }
 
     /// One row per kind, solver and band, as numbers: kinds and solvers in the order first seen,

@@ -105,6 +105,14 @@ public final class JobReader {
     /// Jobs read so far.
     public var count: Int { nextID }
 
+    /// The scores of this batch's jobs, folded in any order: its limit, and how many solvers
+    /// each kind's puzzles get.
+    public var scores: SolverScores {
+        var expected: [PuzzleKind: Int] = [:]
+        for kind in PuzzleKind.allCases { expected[kind] = kind.solvers(from: specification.solvers, external: specification.external).count }
+        return SolverScores(limits: specification.limits, wallLimitSeconds: specification.timeoutSeconds, expectedSolvers: expected)
+    }
+
     /// Up to `limit` more jobs, in order; fewer only at the end of the input.
     public func next(_ limit: Int) throws -> [ReadJob] {
         var jobs: [ReadJob] = []

@@ -111,7 +111,7 @@ public enum LocalCluster {
         let stopSink = StopFlag()
         let sinkCounters = Shared(SinkCounters())
         let sinkFailure = Shared<String?>(nil)
-        let streamed = Shared(StreamedReport(batch: configuration.batch))
+        let streamed = Shared(StreamedReport(batch: configuration.batch, scores: reader.scores))
         let sinkThread = Thread {
             do {
                 var sink = Sink.Configuration(bind: workers.results, coordinator: { workers.jobs }, database: store)

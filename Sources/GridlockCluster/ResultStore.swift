@@ -274,7 +274,7 @@ public final class ResultStore: Sendable {
             let cursor = try Row.fetchCursor(
                 db, sql: """
                     SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker, batch, job, \(numbers),
-                        verdict, memory_bytes, worker_idle_rss_bytes
+                        verdict, memory_bytes, worker_idle_rss_bytes, source, cpu_seconds, termination
                     FROM results \(filter) ORDER BY batch, job
                     """,
                 arguments: arguments)
@@ -295,7 +295,10 @@ public final class ResultStore: Sendable {
                         verdict: (try? row.decode(String.self, atIndex: 12 + types.count)).flatMap(AnswerVerdict.init(rawValue:)) ?? .unknown,
                         // Sizes another program stored as text, or out of range, count as none.
                         memoryBytes: (try? row.decode(Int.self, atIndex: 13 + types.count)) ?? 0,
-                        idleRSSBytes: (try? row.decode(Int.self, atIndex: 14 + types.count)) ?? 0)
+                        idleRSSBytes: (try? row.decode(Int.self, atIndex: 14 + types.count)) ?? 0,
+                        batch: (try? row.decode(String.self, atIndex: 10)) ?? "", source: (try? row.decode(String.self, atIndex: 15 + types.count)) ?? "",
+                        cpuSeconds: JobSummary.plausibleSeconds.clamping((try? row.decode(Double.self, atIndex: 16 + types.count)) ?? 0),
+                        termination: (try? row.decode(String.self, atIndex: 17 + types.count)).flatMap(Termination.init(rawValue:)))
                     if let implausibility = summary.implausibility { throw UndecodableRow.Reason(implausibility) }
                 } catch {
                     // Named by its batch and job, as well as they can be read.

@@ -156,6 +156,12 @@ public struct JobSummary: Sendable {
     /// The solver's own peak memory, and the worker's resident set when idle.
     public var memoryBytes = 0
     public var idleRSSBytes = 0
+    /// What the scores need (SolverScores): the puzzle's batch and record, the CPU time, and
+    /// why the run ended early.
+    public var batch = ""
+    public var source = ""
+    public var cpuSeconds = 0.0
+    public var termination: Termination?
 
     /// Whether the answer disagrees with the input's: the rule of `JobResult.contradictsExpected`.
     public var contradictsExpected: Bool {

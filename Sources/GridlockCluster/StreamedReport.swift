@@ -26,8 +26,11 @@ public struct StreamedReport: Sendable {
     private var firstJob: [BatchReport.Variant: Int] = [:]
     private var lastWorker: (identity: WorkerIdentity, name: String)?
 
-    public init(batch: String) {
+    /// `scores` says the batch's limit and how many solvers each kind's puzzles have
+    /// (JobReader.scores), so a puzzle's scores are made once its last answer is stored.
+    public init(batch: String, scores: SolverScores = SolverScores()) {
         self.batch = batch
+        report.scores = scores
     }
 
     /// Folds the results whose rows `stored` says it wrote; results of other batches are not
@@ -74,6 +77,8 @@ extension JobSummary {
         self.init(
             kind: result.kind, solver: result.solver, status: result.status, moves: result.moves, expectedMoves: result.expectedMoves,
             seconds: result.seconds, examined: result.examined, peakRSSBytes: result.peakRSSBytes, host: result.worker.host,
-            worker: workerName, verdict: result.checkedVerdict, memoryBytes: result.memoryBytes, idleRSSBytes: result.workerIdleRSSBytes)
+            worker: workerName, verdict: result.checkedVerdict, memoryBytes: result.memoryBytes, idleRSSBytes: result.workerIdleRSSBytes,
+            batch: result.batch, source: result.source, cpuSeconds: JobSummary.plausibleSeconds.clamping(result.cpuSeconds),
+            termination: result.termination)
     }
 }

@@ -83,8 +83,15 @@ struct NumericTables {
 /// The tables of `report`: per group, per host and worker, the batches, the jobs that did not run.
 enum NumericReport {
     enum Table: String, CaseIterable {
-        case groups, throughput, batches, machines, problems
+        case groups, scores, throughput, batches, machines, problems
     }
+
+    static let scoreFields: [(String, @Sendable (SolverScores.Row) -> ReportValue)] = [
+        ("kind", { .text($0.kind.rawValue) }), ("solver", { .text($0.solver) }), ("puzzles", { .integer($0.puzzles) }),
+        ("solved", { .integer($0.solved) }), ("wrong", { .integer($0.wrong) }), ("timeouts", { .integer($0.timeouts) }),
+        ("memouts", { .integer($0.memouts) }), ("par2_seconds", { .real($0.par2Seconds) }), ("fastest", { .integer($0.fastest) }),
+        ("vbs_share", { .real($0.vbsShare) }),
+    ]
 
     static let batchFields = [
         "id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs", "time_limit_seconds", "wall_limit_seconds",
@@ -96,6 +103,7 @@ enum NumericReport {
     ) -> NumericTables {
         NumericTables(tables: [
             (Table.groups.rawValue, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
+            (Table.scores.rawValue, Self.scoreFields.map(\.0), (report.scoreRows ?? []).map { row in Self.scoreFields.map { $0.1(row) } }),
             (Table.throughput.rawValue, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
             (Table.batches.rawValue, Self.batchFields, batches.map {
                 [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),

@@ -65,7 +65,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "text or markdown (tables to read); csv, json or jsonl (plain numbers in seconds, bytes and counts, every table; json: one object of tables; jsonl: a row a line, its table named); html (a page with charts and a puzzle player).")
     var format: Format = .text
 
-    @Option(help: "The table that --format csv prints: groups (per solver and band), throughput (per host and worker), batches, machines (each host's CPU, kernel, memory and load, as its workers saw them) or problems.")
+    @Option(help: "The table that --format csv prints: groups (per solver and band), scores (solved, PAR-2 and the virtual best solver, per solver), throughput (per host and worker), batches, machines (each host's CPU, kernel, memory and load, as its workers saw them) or problems.")
     var table: NumericReport.Table = .groups
 
     @Option(name: [.short, .customLong("output")], help: "Write to this file instead of standard output.", completion: .file())
@@ -138,6 +138,7 @@ enum ReportPrinter {
         _ store: ResultStore, batch: String?, format: ReportFormat, table: NumericReport.Table = .groups, undecodable: inout [UndecodableRow]
     ) throws -> String {
         var report = BatchReport()
+        report.scores = try scores(store, batch: batch)
         var skipped: [UndecodableRow] = []
         try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
         undecodable += skipped
@@ -176,6 +177,7 @@ enum ReportPrinter {
                     + ($0.limitsText.map { ", limits \($0)" } ?? "")).printable
             }
             parts.append(render(BatchReport.columns, report.rows))
+            if report.scoreRows != nil { parts.append(render(BatchReport.scoreColumns, report.scoreTextRows)) }
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))
             if !machines.isEmpty { parts.append(render(MachineTable.columns, machines.map { MachineTable.row($0.batch, $0.machine) })) }
             if !problems.isEmpty {
@@ -192,4 +194,15 @@ enum ReportPrinter {
     }
 
     static func csvField(_ value: String) -> String { CSVField.quoted(value) }
+
+    /// The scores of rows read in job order, under the limit the batches ran with: PAR-2 needs
+    /// one limit, so batches with different limits get none.
+    static func scores(_ store: ResultStore, batch: String?) throws -> SolverScores {
+        let batches = try store.batches().filter { batch == nil || $0.id == batch }
+        let cpu = Set(batches.map(\.timeLimitSeconds)), wall = Set(batches.map(\.wallLimitSeconds))
+        guard cpu.count == 1, wall.count == 1 else { return SolverScores() }
+        var scores = SolverScores(limitSeconds: cpu.first! ?? wall.first!)
+        scores.usesCPUTime = cpu.first! != nil
+        return scores
+    }
 }

@@ -126,4 +126,32 @@ struct LimitCommandTests {
         #expect(batch.status == 2, "\(batch.stderr)")
         #expect(!FileManager.default.fileExists(atPath: abandoned))
     }
+
+    @Test("the scores: PAR-2 counts an unsolved puzzle as twice the limit, the VBS takes the fastest right answer; the batch's tables are report's")
+    func scores() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 3, step: 400).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("r.sqlite").path
+        let batch = try GridlockBinary.run([
+            "batch", input.path, "--workers", "2", "--db", database, "--time-limit", "5",
+            "--external", "rushhour:garbled=echo nonsense", "--solver", "bfs,garbled",
+        ])
+        #expect(batch.status == 2, "\(batch.stderr)")
+        #expect(batch.stdout.contains("PAR-2") && batch.stdout.contains("VBS"), "\(batch.stdout)")
+        // Folded as the rows were stored, in any order: the same tables as read back in job order.
+        let report = try GridlockBinary.run(["report", database])
+        #expect(report.stdout == batch.stdout)
+        let json = try GridlockBinary.run(["report", database, "--format", "json"])
+        let scores = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["scores"] as? [[String: Any]])
+        #expect(scores.map { $0["solver"] as? String } == ["bfs", "garbled", "VBS"], "\(scores)")
+        let bfs = scores[0], garbled = scores[1], vbs = scores[2]
+        #expect(bfs["solved"] as? Int == 3 && (bfs["par2_seconds"] as? Double ?? 10) < 1 && bfs["vbs_share"] as? Double == 1)
+        // Each unsolved puzzle counts 2 x 5 s.
+        #expect(garbled["solved"] as? Int == 0 && garbled["par2_seconds"] as? Double == 10 && garbled["vbs_share"] as? Double == 0, "\(garbled)")
+        #expect(vbs["solved"] as? Int == 3 && vbs["par2_seconds"] as? Double == bfs["par2_seconds"] as? Double, "\(vbs)")
+        let csv = try GridlockBinary.run(["report", database, "--format", "csv", "--table", "scores"])
+        #expect(csv.stdout.hasPrefix("kind,solver,puzzles,solved,wrong,timeouts,memouts,par2_seconds,fastest,vbs_share\n"), "\(csv.stdout)")
+    }
 }

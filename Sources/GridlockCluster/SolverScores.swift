@@ -1,0 +1,196 @@
+// The scores of the solver competitions (SAT, SMT), per kind and solver: puzzles solved (an
+// answer the validator and the input accept, a proof of no solution included), wrong answers,
+// timeouts, memouts, PAR-2 (the mean time, an unsolved puzzle counting twice the time limit),
+// and each solver's share of the virtual best solver (VBS), which takes the fastest right
+// answer of any solver for each puzzle; and the VBS's own row.
+//
+// A puzzle's jobs (one per solver) share the record's source (file:line) in one batch. Rows read
+// from the database come in job order, so a puzzle is complete when the next begins; results
+// folded as they are stored come in any order, so a puzzle is complete once each of its kind's
+// solvers has answered (`expectedSolvers`). Either way only unfinished puzzles are held.
+
+import GridlockWire
+
+public struct SolverScores: Sendable {
+    /// One job as the scores see it.
+    public struct Job: Sendable, Hashable {
+        public var batch: String
+        public var source: String
+        public var kind: PuzzleKind
+        public var solver: String
+        /// A right answer: solved or proved unsolvable, and not wrong.
+        public var solved: Bool
+        public var wrong: Bool
+        public var termination: Termination?
+        /// The time that counts: CPU time under a CPU limit, else wall time.
+        public var seconds: Double
+
+        public init(batch: String, source: String, kind: PuzzleKind, solver: String, solved: Bool, wrong: Bool, termination: Termination?, seconds: Double) {
+            self.batch = batch
+            self.source = source
+            self.kind = kind
+            self.solver = solver
+            self.solved = solved
+            self.wrong = wrong
+            self.termination = termination
+            self.seconds = seconds
+        }
+    }
+
+    /// One row of the scores table; `solver` is "VBS" in the virtual best solver's row.
+    public struct Row: Sendable, Hashable {
+        public var kind: PuzzleKind
+        public var solver: String
+        public var puzzles = 0
+        public var solved = 0
+        public var wrong = 0
+        public var timeouts = 0
+        public var memouts = 0
+        /// Nil without a time limit: an unsolved puzzle has no time to count.
+        public var par2Seconds: Double?
+        /// The puzzles where this solver's right answer was the fastest (ties count for each),
+        /// and their share of the puzzles the VBS solved.
+        public var fastest = 0
+        public var vbsShare: Double?
+    }
+
+    /// The limit PAR-2 doubles: the CPU limit when there is one, else the wall limit.
+    public var limitSeconds: Double?
+    /// How many solvers each kind's puzzles have, when the jobs come in any order.
+    public var expectedSolvers: [PuzzleKind: Int]?
+
+    private struct Tally: Sendable {
+        var row: Row
+        var seconds = 0.0
+
+        mutating func count(_ job: Job, fastest: Double?, limit: Double?) {
+            row.puzzles += 1
+            if job.solved {
+                row.solved += 1
+                seconds += job.seconds
+                if job.seconds == fastest { row.fastest += 1 }
+            } else if let limit {
+                seconds += 2 * limit
+            }
+            if job.wrong { row.wrong += 1 }
+            if job.termination == .timeout { row.timeouts += 1 }
+            if job.termination == .memout { row.memouts += 1 }
+        }
+
+        func finished(limit: Double?, vbsSolved: Int) -> Row {
+            var row = row
+            // Without a limit an unsolved puzzle has no time: PAR-2 only where every puzzle has one.
+            row.par2Seconds = row.puzzles > 0 && (limit != nil || row.solved == row.puzzles) ? seconds / Double(row.puzzles) : nil
+            row.vbsShare = vbsSolved > 0 ? Double(row.fastest) / Double(vbsSolved) : nil
+            return row
+        }
+    }
+
+    private struct Key: Hashable {
+        var kind: PuzzleKind
+        var solver: String
+    }
+
+    private var tallies: [Key: Tally] = [:]
+    private var order: [Key] = []
+    private var best: [PuzzleKind: Tally] = [:]
+    private struct Puzzle: Hashable {
+        var batch: String
+        var source: String
+    }
+
+    private var pending: [Puzzle: [Job]] = [:]
+    private var lastPuzzle: Puzzle?
+    /// The most unfinished puzzles held: past it the scores are given up, not the memory.
+    public static let maximumPending = 100_000
+    public private(set) var gaveUp = false
+
+    /// Whether jobs are scored at all: a batch of one solver and no limit has nothing to
+    /// score, and its fold (millions of trivial jobs, on the sink's thread) skips the work.
+    public var enabled = true
+    /// Scored by CPU time (under a CPU limit) rather than wall time.
+    public var usesCPUTime = false
+
+    public init(limitSeconds: Double? = nil, expectedSolvers: [PuzzleKind: Int]? = nil) {
+        self.limitSeconds = limitSeconds
+        self.expectedSolvers = expectedSolvers
+    }
+
+    /// The scores of a batch with these limits, its jobs folded in any order.
+    public init(limits: JobLimits, wallLimitSeconds: Double?, expectedSolvers: [PuzzleKind: Int]?) {
+        self.init(limitSeconds: limits.cpuSeconds ?? wallLimitSeconds, expectedSolvers: expectedSolvers)
+        usesCPUTime = limits.cpuSeconds != nil
+        enabled = limitSeconds != nil || (expectedSolvers ?? [:]).values.contains { $0 > 1 }
+    }
+
+    /// A job of the tables, scored: invalid records are no puzzles.
+    public mutating func add(_ job: JobSummary) {
+        guard enabled, job.status != .invalid else { return }
+        add(Job(
+            batch: job.batch, source: job.source, kind: job.kind, solver: job.solver, solved: job.status.isAnswer && !job.isWrong,
+            wrong: job.isWrong, termination: job.termination,
+            seconds: JobSummary.plausibleSeconds.clamping(usesCPUTime ? job.cpuSeconds : job.seconds)))
+    }
+
+    public mutating func add(_ job: Job) {
+        guard !gaveUp else { return }
+        let puzzle = Puzzle(batch: job.batch, source: job.source)
+        if expectedSolvers == nil, let lastPuzzle, lastPuzzle != puzzle { score(lastPuzzle) }
+        lastPuzzle = puzzle
+        pending[puzzle, default: []].append(job)
+        if let expected = expectedSolvers?[job.kind], pending[puzzle]!.count >= expected { score(puzzle) }
+        if pending.count > Self.maximumPending {
+            gaveUp = true
+            pending = [:]
+        }
+    }
+
+    /// Every puzzle still held is scored with the answers it has.
+    public mutating func finish() {
+        for puzzle in pending.keys.sorted(by: { ($0.batch, $0.source) < ($1.batch, $1.source) }) { score(puzzle) }
+        lastPuzzle = nil
+    }
+
+    private mutating func score(_ puzzle: Puzzle) {
+        guard let jobs = pending.removeValue(forKey: puzzle), let kind = jobs.first?.kind else { return }
+        let fastest = jobs.filter(\.solved).map(\.seconds).min()
+        for job in jobs {
+            let key = Key(kind: job.kind, solver: job.solver)
+            if tallies[key] == nil {
+                tallies[key] = Tally(row: Row(kind: job.kind, solver: job.solver))
+                order.append(key)
+            }
+            tallies[key]!.count(job, fastest: fastest, limit: limitSeconds)
+        }
+        var vbs = best[kind] ?? Tally(row: Row(kind: kind, solver: "VBS"))
+        vbs.row.puzzles += 1
+        if let fastest {
+            vbs.row.solved += 1
+            vbs.row.fastest += 1
+            vbs.seconds += fastest
+        } else if let limitSeconds {
+            vbs.seconds += 2 * limitSeconds
+        }
+        best[kind] = vbs
+    }
+
+    /// Per kind, each solver in the order first seen, then the VBS.
+    public var rows: [Row] {
+        var rows: [Row] = []
+        for kind in order.map(\.kind).uniqued() {
+            guard let vbs = best[kind] else { continue }
+            for key in order where key.kind == kind {
+                rows.append(tallies[key]!.finished(limit: limitSeconds, vbsSolved: vbs.row.solved))
+            }
+            rows.append(vbs.finished(limit: limitSeconds, vbsSolved: vbs.row.solved))
+        }
+        return rows
+    }
+}
+
+private extension Array where Element: Hashable {
+    func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
+    }
+}

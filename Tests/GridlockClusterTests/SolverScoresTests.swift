@@ -1,0 +1,52 @@
+// PAR-2 and the virtual best solver against a small example worked out by hand.
+
+import Testing
+@testable import GridlockCluster
+import GridlockWire
+
+@Suite struct SolverScoresTests {
+    static func job(_ source: String, _ solver: String, solved: Bool = false, wrong: Bool = false, _ termination: Termination? = nil, seconds: Double) -> SolverScores.Job {
+        SolverScores.Job(batch: "b", source: source, kind: .rushhour, solver: solver, solved: solved, wrong: wrong, termination: termination, seconds: seconds)
+    }
+
+    /// Limit 10 s. f:1: A 1 s, B 2 s (A fastest). f:2: A timeout, B 4 s (B fastest). f:3: A
+    /// wrong, B memout (nobody).
+    static let example = [
+        job("f:1", "A", solved: true, seconds: 1), job("f:1", "B", solved: true, seconds: 2),
+        job("f:2", "A", .timeout, seconds: 10), job("f:2", "B", solved: true, seconds: 4),
+        job("f:3", "A", wrong: true, seconds: 0.5), job("f:3", "B", .memout, seconds: 3),
+    ]
+
+    static func close(_ value: Double?, _ expected: Double) -> Bool { value.map { abs($0 - expected) < 1e-9 } ?? false }
+
+    @Test("PAR-2, solved, wrong, timeouts, memouts and VBS share per solver, and the VBS row, as worked out by hand")
+    func handExample() throws {
+        for ordered in [true, false] {
+            var scores = SolverScores(limitSeconds: 10, expectedSolvers: ordered ? nil : [.rushhour: 2])
+            // Stored as they come: out of order, puzzles interleaved.
+            for job in ordered ? Self.example : Self.example.reversed() { scores.add(job) }
+            scores.finish()
+            let rows = scores.rows
+            #expect(rows.map(\.solver) == (ordered ? ["A", "B", "VBS"] : ["B", "A", "VBS"]))
+            let a = try #require(rows.first { $0.solver == "A" }), b = try #require(rows.first { $0.solver == "B" })
+            let vbs = try #require(rows.first { $0.solver == "VBS" })
+            #expect(a.puzzles == 3 && a.solved == 1 && a.wrong == 1 && a.timeouts == 1 && a.memouts == 0)
+            // (1 + 2x10 + 2x10) / 3 and (2 + 4 + 2x10) / 3; the VBS: (1 + 4 + 2x10) / 3.
+            #expect(Self.close(a.par2Seconds, 41.0 / 3) && Self.close(b.par2Seconds, 26.0 / 3) && Self.close(vbs.par2Seconds, 25.0 / 3))
+            #expect(b.solved == 2 && b.memouts == 1 && b.timeouts == 0 && b.wrong == 0)
+            #expect(vbs.puzzles == 3 && vbs.solved == 2)
+            #expect(a.fastest == 1 && b.fastest == 1 && Self.close(a.vbsShare, 0.5) && Self.close(b.vbsShare, 0.5) && Self.close(vbs.vbsShare, 1))
+        }
+    }
+
+    @Test("without a limit an unsolved puzzle has no time: PAR-2 only for a solver that solved everything; a tie counts for both")
+    func noLimit() throws {
+        var scores = SolverScores()
+        for job in [Self.job("f:1", "A", solved: true, seconds: 1), Self.job("f:1", "B", solved: true, seconds: 1),
+                    Self.job("f:2", "A", solved: true, seconds: 3), Self.job("f:2", "B", .timeout, seconds: 9)] { scores.add(job) }
+        scores.finish()
+        let rows = scores.rows
+        #expect(Self.close(rows[0].par2Seconds, 2) && rows[1].par2Seconds == nil && Self.close(rows[2].par2Seconds, 2))
+        #expect(rows[0].fastest == 2 && rows[1].fastest == 1 && Self.close(rows[1].vbsShare, 0.5))
+    }
+}
