@@ -48,7 +48,8 @@ static void reset_signals(void) {
 }
 
 pid_t gridlock_spawn_shell(
-    const char *command, char *const environment[], int input, int output, int errors, const int *cgroup_procs, int cgroup_count) {
+    const char *command, char *const environment[], int input, int output, int errors, const int *cgroup_procs, int cgroup_count,
+    int usage_out) {
     // The parent's pid, read before the fork: a child whose parent is already gone when it sets
     // its death signal would otherwise wait for a signal that never comes.
     pid_t parent = getpid();
@@ -91,16 +92,31 @@ pid_t gridlock_spawn_shell(
         execve("/bin/sh", arguments, environment);
         _exit(127);
     }
-    // The pipes are the shell's alone, so that its output ends when it and its children are done.
-    close_from(3);
+    // The pipes are the shell's alone, so that its output ends when it and its children are done;
+    // the watchdog keeps only where it reports the shell's usage, as descriptor 3.
+    if (usage_out >= 0 && usage_out != 3) {
+        dup2(usage_out, 3);
+    }
+    close_from(usage_out >= 0 ? 4 : 3);
     if (shell < 0) {
         _exit(127);
     }
     int status = 0;
-    while (waitpid(shell, &status, 0) < 0) {
+    struct rusage usage;
+    memset(&usage, 0, sizeof usage);
+    while (wait4(shell, &status, 0, &usage) < 0) {
         if (errno != EINTR) {
             _exit(127);
         }
+    }
+    // The shell's tree as it waited for it, not the watchdog's own (a fork of the worker):
+    // peak resident kilobytes and CPU microseconds.
+    if (usage_out >= 0) {
+        long long report[2] = {
+            (long long)usage.ru_maxrss,
+            (long long)usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec + (long long)usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec,
+        };
+        (void)!write(3, report, sizeof report);
     }
     if (WIFEXITED(status)) {
         _exit(WEXITSTATUS(status));

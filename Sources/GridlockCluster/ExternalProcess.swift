@@ -80,17 +80,23 @@ public struct ExternalProcess: Sendable {
             for descriptor in [inputPipe.read, inputPipe.write, outputPipe.read, outputPipe.write] { close(descriptor) }
             throw error
         }
+        // Where the watchdog reports the shell's usage; without it, wait4's figures stand.
+        let usagePipe = try? Self.pipe()
         // A solver that never reads must not block us in write(2).
         _ = fcntl(inputPipe.write, F_SETFL, fcntl(inputPipe.write, F_GETFL) | O_NONBLOCK)
         let environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }.map { "\($0.key)=\($0.value)" }
         let cgroup = SolverCgroup.available ? SolverCgroup(memoryLimitBytes: limits.memoryBytes) : nil
         let pid = Self.withCStrings(environment) { environmentPointers in
             let procs = cgroup?.procs ?? []
-            return gridlock_spawn_shell(command, environmentPointers, inputPipe.read, outputPipe.write, errorPipe.write, procs, Int32(procs.count))
+            return gridlock_spawn_shell(
+                command, environmentPointers, inputPipe.read, outputPipe.write, errorPipe.write, procs, Int32(procs.count), usagePipe?.write ?? -1)
         }
         let spawnError = errno
-        defer { cgroup?.remove() }
-        for descriptor in [inputPipe.read, outputPipe.write, errorPipe.write] { close(descriptor) }
+        defer {
+            cgroup?.remove()
+            if let usagePipe { close(usagePipe.read) }
+        }
+        for descriptor in [inputPipe.read, outputPipe.write, errorPipe.write, usagePipe?.write ?? -1] where descriptor >= 0 { close(descriptor) }
         guard pid > 0 else {
             for descriptor in [inputPipe.write, outputPipe.read, errorPipe.read] { close(descriptor) }
             throw StartFailure(description: "cannot start /bin/sh for the solver: \(String(cString: strerror(spawnError)))")
@@ -107,7 +113,7 @@ public struct ExternalProcess: Sendable {
         var streams = Streams(
             input: inputPipe.write, pending: input[...], output: outputPipe.read, error: errorPipe.read,
             maximumOutputBytes: maximumOutputBytes, maximumErrorBytes: maximumErrorBytes)
-        var watch = TreeWatch(limits: limits, group: pid, cgroup: cgroup)
+        var watch = TreeWatch(limits: limits, watchdog: pid, cgroup: cgroup)
         var timedOut = !streams.pump(until: deadline, clock: clock, leaderExited: { Self.hasExited(pid) }, overLimit: { watch.overLimit() })
         streams.closeAll()
         // The output is closed: wait for the leader to exit, without reaping it, so that its
@@ -123,27 +129,48 @@ public struct ExternalProcess: Sendable {
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
         reaped = true
         Self.reapGroup(pid, clock: clock)
-        if Self.reapsEveryChild.load(ordering: .relaxed) {
-            // Every child left is an escaped descendant of this solver (setsid, then orphaned
-            // to us as its reaper): the run is over, and so is it.
-            for child in ProcessGroupSample.children(of: getpid()) {
+        if Self.reapsEveryChild.load(ordering: .relaxed) { Self.killEscapedDescendants() }
+        let wall = Double(seconds: start.duration(to: clock.now))
+        // The shell's tree as the watchdog waited for it (the watchdog itself, a fork of this
+        // process, is no part of the solver); wait4's figures where it could not say (killed).
+        let waited = usagePipe.flatMap { Self.readUsage($0.read) }
+            ?? (cpu: usage.ru_utime.seconds + usage.ru_stime.seconds, peak: usage.ru_maxrss * 1024)
+        let cpu = cgroup?.cpuSeconds ?? max(waited.cpu, watch.sampled.cpuSeconds)
+        let peak = cgroup?.peakBytes ?? max(waited.peak, watch.sampled.residentBytes)
+        // A tree that went over its CPU limit between two looks, and finished before the next,
+        // is over it all the same.
+        watch.judgeFinal(cpuSeconds: cpu)
+        let ending: Ending = if let hit = watch.hit { .overLimit(hit) } else if timedOut { .timedOut }
+            else if status & 0x7f == 0 { .exited((status >> 8) & 0xff) } else { .signalled(status & 0x7f) }
+        return Run(
+            ending: ending, output: streams.output, outputOverflowed: streams.outputOverflowed, errorOutput: streams.errorOutput,
+            wallSeconds: wall, cpuSeconds: cpu, peakRSSBytes: peak)
+    }
+
+    /// What the watchdog wrote of the shell's usage: peak kilobytes and CPU microseconds.
+    private static func readUsage(_ descriptor: Int32) -> (cpu: Double, peak: Int)? {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var report: (Int64, Int64) = (0, 0)
+        let count = withUnsafeMutableBytes(of: &report) { read(descriptor, $0.baseAddress, $0.count) }
+        guard count == MemoryLayout<(Int64, Int64)>.size, report.0 >= 0, report.1 >= 0 else { return nil }
+        return (Double(report.1) / 1e6, Int(report.0) * 1024)
+    }
+
+    /// Every child of this process left after a run is an escaped descendant of its solver
+    /// (setsid, then orphaned to us as its reaper): killed and reaped, again until none is
+    /// left, since killing one orphans its own children to us just after the look.
+    private static func killEscapedDescendants() {
+        for _ in 0..<20 {
+            let children = ProcessGroupSample.children(of: getpid())
+            if children.isEmpty { break }
+            for child in children {
                 kill(child, SIGKILL)
                 var status: Int32 = 0
                 while waitpid(child, &status, 0) < 0, errno == EINTR {}
             }
-            var status: Int32 = 0
-            while waitpid(-1, &status, WNOHANG) > 0 {}
         }
-        let wall = Double(seconds: start.duration(to: clock.now))
-        var ending: Ending = if let hit = watch.hit { .overLimit(hit) } else if timedOut { .timedOut }
-            else if status & 0x7f == 0 { .exited((status >> 8) & 0xff) } else { .signalled(status & 0x7f) }
-        // The kernel killed it for its memory (or refused it memory) and it did not answer.
-        if let cgroup, cgroup.metMemoryLimit, ending != .exited(0), ending != .timedOut { ending = .overLimit(.memory) }
-        let waited = (cpu: usage.ru_utime.seconds + usage.ru_stime.seconds, peak: usage.ru_maxrss * 1024)
-        return Run(
-            ending: ending, output: streams.output, outputOverflowed: streams.outputOverflowed, errorOutput: streams.errorOutput,
-            wallSeconds: wall, cpuSeconds: cgroup?.cpuSeconds ?? max(waited.cpu, watch.sampled.cpuSeconds),
-            peakRSSBytes: cgroup?.peakBytes ?? max(waited.peak, watch.sampled.residentBytes))
+        var status: Int32 = 0
+        while waitpid(-1, &status, WNOHANG) > 0 {}
     }
 
     /// A pipe whose ends are 3 or more (so the child's dup2 onto 0-2 never clobbers one) and

@@ -62,7 +62,9 @@ public enum JobRunner {
             return result
         }
         if job.solver == PuzzleKind.analysisJob {
-            analyze(puzzle, job: job, memoryBudgetBytes: memoryBudgetBytes, into: &result)
+            // The analysis is held to the memory limit through its budget; it has no CPU check,
+            // so the commands refuse --time-limit with analysis jobs.
+            analyze(puzzle, job: job, memoryBudgetBytes: min(memoryBudgetBytes, job.limits.memoryBytes ?? .max), into: &result)
             measure()
             result.judge()
             return result

@@ -1,8 +1,9 @@
 // The fallback measure of an outside solver's process tree, where no control group can be
-// made: its process group sampled from /proc every 20 ms or so (every process whose group is
-// the watchdog's), for CPU time (each one's own and its waited-for children's) and resident
-// memory (their sum). A process that leaves the group (setsid) escapes it, and a peak between
-// two samples is missed; wait4's figures at the end make up what the samples could not see.
+// made: the tree sampled from /proc every 20 ms or so (every descendant of the watchdog, and
+// the orphans the worker adopted as their reaper: a process that leaves the group with setsid
+// stays in the tree), for CPU time (each one's own and its waited-for children's) and resident
+// memory (their sum). A peak between two samples is missed; the shell's own usage at the end
+// (reported by the watchdog) makes up what the samples could not see.
 
 import Foundation
 
@@ -13,13 +14,25 @@ struct ProcessGroupSample: Sendable, Hashable {
     private static let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
     private static let pageSize = sysconf(Int32(_SC_PAGESIZE))
 
-    /// The group `group` now.
-    static func take(group: pid_t) -> ProcessGroupSample {
+    /// The tree under `root` now, `root` itself left out, with the trees of `reaper`'s other
+    /// children (a solver's orphans, which the reaper adopted: setsid does not take a process
+    /// out of its parent's tree).
+    static func take(tree root: pid_t, orphansOf reaper: pid_t?) -> ProcessGroupSample {
+        var processes: [pid_t: StatFields] = [:]
+        var children: [pid_t: [pid_t]] = [:]
+        forEachProcess { pid, fields in
+            processes[pid] = fields
+            children[fields.parent, default: []].append(pid)
+        }
+        var queue = children[root] ?? []
+        if let reaper { queue += (children[reaper] ?? []).filter { $0 != root } }
+        var seen: Set<pid_t> = [root]
         var sample = ProcessGroupSample()
-        forEachProcess { _, fields in
-            guard fields.group == group else { return }
+        while let pid = queue.popLast() {
+            guard seen.insert(pid).inserted, let fields = processes[pid] else { continue }
             sample.cpuSeconds += fields.cpuTicks / ticks
             sample.residentBytes += fields.residentPages * pageSize
+            queue += children[pid] ?? []
         }
         return sample
     }

@@ -63,8 +63,9 @@ final class SolverCgroup {
         memory = parents.memory + "/" + name
         cpuacct = parents.cpuacct + "/" + name
         self.memoryLimitBytes = memoryLimitBytes
-        guard mkdir(memory, 0o755) == 0 || errno == EEXIST else { return nil }
-        guard mkdir(cpuacct, 0o755) == 0 || errno == EEXIST else {
+        // Never one that exists: another process's (a reused pid's) figures would be taken as ours.
+        guard mkdir(memory, 0o755) == 0 else { return nil }
+        guard mkdir(cpuacct, 0o755) == 0 else {
             rmdir(memory)
             return nil
         }
@@ -95,13 +96,12 @@ final class SolverCgroup {
     /// The most memory the group held at once.
     var peakBytes: Int { Self.number(in: memory + "/memory.max_usage_in_bytes") ?? 0 }
 
-    /// Whether the kernel killed a process of the group for its memory limit (or refused it
-    /// memory at the limit, which a solver may survive but has met).
-    var metMemoryLimit: Bool {
-        guard memoryLimitBytes != nil else { return false }
+    /// How many processes of the group the kernel killed for its memory limit. (memory.failcnt
+    /// also counts the page cache reclaimed at the limit, which a solver that reads files meets
+    /// without running out of memory.)
+    var oomKills: Int {
         let control = (try? String(contentsOfFile: memory + "/memory.oom_control", encoding: .utf8)) ?? ""
-        let kills = control.split(separator: "\n").first { $0.hasPrefix("oom_kill ") }.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
-        return kills > 0 || (Self.number(in: memory + "/memory.failcnt") ?? 0) > 0
+        return control.split(separator: "\n").first { $0.hasPrefix("oom_kill ") }.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
     }
 
     /// Kills what is left in the groups and removes them (a group with a process in it cannot be).

@@ -33,7 +33,9 @@ public struct BatchEnvironment: Sendable, Hashable, Codable {
 
     /// "CPU 1 s, wall 30 s, memory 256 MiB", or nil without limits.
     public var limitsText: String? {
-        let parts = [timeLimitSeconds.map { "CPU \($0.formatted(decimals: 2)) s" }, wallLimitSeconds.map { "wall \($0.formatted(decimals: 2)) s" },
+        // Three significant digits: a limit of a microsecond is not "0.00 s".
+        let seconds = { (value: Double) in String(format: "%.3g s", value) }
+        let parts = [timeLimitSeconds.map { "CPU " + seconds($0) }, wallLimitSeconds.map { "wall " + seconds($0) },
                      memoryLimitBytes.map { "memory \($0.bytes)" }].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }

@@ -1,40 +1,58 @@
-// What ExternalProcess looks at every 20 ms while an outside solver runs: whether its tree has
-// passed a limit. With control groups the kernel holds the memory limit and counts the CPU
-// time; without, the process group is sampled from /proc (only when a limit is set: a scan of
-// /proc costs about a millisecond), and its largest figures kept for the measurement.
+// What ExternalProcess looks at every 20 ms while an outside solver runs, and once more at the
+// end: whether its tree has passed a limit. With control groups the kernel holds the memory
+// limit (an OOM kill in the group makes the whole run a memout: the tree is killed, as
+// BenchExec does) and counts the CPU time; without, the tree is sampled from /proc (only when a
+// limit is set: a scan costs about a millisecond), and its largest figures kept.
 
 import Foundation
 import GridlockWire
 
 struct TreeWatch {
     let limits: JobLimits
-    let group: pid_t
+    /// The watchdog that leads the solver's process group: the tree's root, not its part.
+    let watchdog: pid_t
     let cgroup: SolverCgroup?
     /// The limit that was passed, once one was.
     private(set) var hit: ExternalProcess.LimitKind?
     /// The largest CPU time and resident set seen in the samples (none with a control group).
     private(set) var sampled = ProcessGroupSample()
 
-    init(limits: JobLimits, group: pid_t, cgroup: SolverCgroup?) {
+    init(limits: JobLimits, watchdog: pid_t, cgroup: SolverCgroup?) {
         self.limits = limits
-        self.group = group
+        self.watchdog = watchdog
         self.cgroup = cgroup
     }
 
     mutating func overLimit() -> Bool {
         if hit != nil { return true }
         guard !limits.isEmpty else { return false }
-        let cpu: Double
         if let cgroup {
-            cpu = cgroup.cpuSeconds
+            judge(cpuSeconds: cgroup.cpuSeconds, peakBytes: nil)
         } else {
-            let sample = ProcessGroupSample.take(group: group)
+            // The watchdog's descendants, and what escaped it to this process as their reaper.
+            let reaper = ExternalProcess.reapsEveryChild.load(ordering: .relaxed) ? getpid() : nil
+            let sample = ProcessGroupSample.take(tree: watchdog, orphansOf: reaper)
             sampled.cpuSeconds = max(sampled.cpuSeconds, sample.cpuSeconds)
             sampled.residentBytes = max(sampled.residentBytes, sample.residentBytes)
-            cpu = sample.cpuSeconds
-            if let memory = limits.memoryBytes, sample.residentBytes >= memory { hit = .memory }
+            judge(cpuSeconds: sample.cpuSeconds, peakBytes: sample.residentBytes)
         }
-        if let limit = limits.cpuSeconds, cpu >= limit { hit = .cpu }
         return hit != nil
+    }
+
+    /// The run's final CPU time, judged: a tree may pass its CPU limit and end between two
+    /// looks. Not its final peak: with a control group the kernel held the memory limit (only
+    /// its OOM kill says it was met: the peak reaches the limit whenever the kernel reclaims
+    /// the page cache); without one, the kernel's peak of the shell includes the pages it had
+    /// before exec, as a fork of the worker (megabytes a `cat` never used), so only what the
+    /// samples saw resident is held against the limit.
+    mutating func judgeFinal(cpuSeconds: Double) {
+        guard hit == nil else { return }
+        judge(cpuSeconds: cpuSeconds, peakBytes: nil)
+    }
+
+    private mutating func judge(cpuSeconds: Double, peakBytes: Int?) {
+        if let cgroup, limits.memoryBytes != nil, cgroup.oomKills > 0 { hit = .memory }
+        if let memory = limits.memoryBytes, let peakBytes, peakBytes >= memory { hit = .memory }
+        if hit == nil, let limit = limits.cpuSeconds, cpuSeconds >= limit { hit = .cpu }
     }
 }

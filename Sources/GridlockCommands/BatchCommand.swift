@@ -200,6 +200,9 @@ struct JobOptions: ParsableArguments {
         if let solver { try SolverList.check(solver, kind: reading.puzzleKind, external: try external.solvers()) }
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
         try TimeLimit.check(timeout)
+        if limits.timeLimit != nil, solverNames.contains(PuzzleKind.analysisJob) {
+            throw ValidationError("--time-limit does not stop an analysis midway ('analyze' jobs): bound them with --max-states or --memory-limit")
+        }
         if let maxRecordBytes, !(64...(8 << 20)).contains(maxRecordBytes) {
             throw ValidationError("--max-record-bytes must be from 64 to 8388608")
         }

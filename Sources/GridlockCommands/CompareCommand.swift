@@ -145,7 +145,7 @@ struct CompareCommand: ParsableCommand {
         guard let before = (try? baseStore.batches())?.first(where: { $0.id == base }),
               let after = (try? newStore.batches())?.first(where: { $0.id == new })
         else {
-            StandardError.write("compare: warning: no record of where \(base) or \(new) ran (a separate sink's database): host, build and revision not checked\n".printable)
+            StandardError.write("compare: warning: no record of where \(base) or \(new) ran (a separate sink's database): host, build and revision not checked".printable + "\n")
             return
         }
         var differences: [String] = []
@@ -161,7 +161,7 @@ struct CompareCommand: ParsableCommand {
         if before.configuration != after.configuration { differences.append("\(before.configuration) and \(after.configuration) builds") }
         if before.revision != after.revision { differences.append("revisions \(before.revision) and \(after.revision)") }
         if !differences.isEmpty {
-            StandardError.write("compare: warning: the batches ran on different \(differences.joined(separator: ", ")): part of any change may be theirs\n".printable)
+            StandardError.write("compare: warning: the batches ran on different \(differences.joined(separator: ", ")): part of any change may be theirs".printable + "\n")
         }
     }
 }

@@ -13,7 +13,7 @@ struct MemorySize: Sendable, Hashable, CustomStringConvertible {
     static func named(_ flag: String) -> @Sendable (String) throws -> MemorySize {
         { text in
             guard let bytes = ByteSize.parse(text) else {
-                throw ValidationError("\(flag) takes a size with its unit, from 4K to 4096P: 256M, 1.5G (K, M, G, T are powers of 1024); it was '\(text)'")
+                throw ValidationError("\(flag) takes a size with its unit, from 4K to 4194304T (2^62 bytes): 256M, 1.5G (K, M, G, T are powers of 1024); it was '\(text)'")
             }
             return MemorySize(bytes: bytes)
         }

@@ -154,4 +154,41 @@ struct LimitCommandTests {
         let csv = try GridlockBinary.run(["report", database, "--format", "csv", "--table", "scores"])
         #expect(csv.stdout.hasPrefix("kind,solver,puzzles,solved,wrong,timeouts,memouts,par2_seconds,fastest,vbs_share\n"), "\(csv.stdout)")
     }
+
+    @Test("what an attack found: setsid does not leave the tree, the watchdog is not the solver, a run over its limit between looks is cut off, an OOM kill ends the tree", arguments: methods)
+    func evasions(method: String) throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try "23 \(ExternalSolverCommandTests.puzzle) 58419\n".write(to: input, atomically: true, encoding: .utf8)
+        let answer = directory.appendingPathComponent("answer.json")
+        try ExternalSolverCommandTests.rightAnswer().write(to: answer, atomically: true, encoding: .utf8)
+        let hog = directory.appendingPathComponent("hog.py")
+        try "import time\nheld = b'x' * 12_000_000\ntime.sleep(3)\n".write(to: hog, atomically: true, encoding: .utf8)
+        let cases: [(name: String, command: String, flags: [String], termination: String?)] = [
+            // A spinner in a session of its own is still the solver's: its CPU time counts.
+            ("escaped", "setsid sh -c 'while :; do :; done'", ["--time-limit", "1", "--timeout", "10"], "timeout"),
+            // A right answer, but past a CPU limit far below what starting a shell costs, before any look.
+            ("quick", "cat \(answer.path)", ["--time-limit", "0.00001"], "timeout"),
+            // Eight children of 12 MB and more each, the parent answering: over 64M in all.
+            ("forks", "for i in 1 2 3 4 5 6 7 8; do python3 \(hog.path) & done; sleep 1; cat \(answer.path); wait", ["--memory-limit", "64M", "--timeout", "20"], "memout"),
+            // The right answer, held to the limit by what it used: a cat, not the watchdog's copy
+            // of the worker (with control groups, its figure is its own; sampled, it may include
+            // the pages the shell had as a fork before exec, so only the verdict is asked).
+            ("small", "cat \(answer.path)", ["--memory-limit", "6M"], nil),
+        ]
+        for (name, command, flags, termination) in cases {
+            let database = directory.appendingPathComponent("\(name).sqlite").path
+            let batch = try GridlockBinary.run(
+                ["batch", input.path, "--workers", "1", "--db", database, "--external", "rushhour:\(name)=\(command)", "--solver", name] + flags,
+                environment: Self.environment(method))
+            let row = try #require(try Self.rows(database).first, "\(name): \(batch.stderr)")
+            #expect(row["termination"] as? String == termination, "\(name) (\(method)): \(row)")
+            if name == "escaped" { #expect((row["cpuSeconds"] as? Double ?? 0) < 2.5, "\(row)") }
+            if name == "small" {
+                #expect(row["status"] as? String == "solved", "\(row)")
+                if method == "cgroup" { #expect((row["memoryBytes"] as? Int ?? .max) < 6 << 20, "\(row)") }
+            }
+        }
+    }
 }

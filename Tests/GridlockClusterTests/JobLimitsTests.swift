@@ -65,8 +65,8 @@ import GridlockWire
             "4242 (my (odd) solver) R 4200 4100 4100 0 -1 4194304 1000 0 0 0 250 50 7 3 20 0 1 0 12345 1000000 2560 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n"))
         #expect(fields.parent == 4200 && fields.group == 4100 && fields.cpuTicks == 310 && fields.residentPages == 2560)
         #expect(ProcessGroupSample.fields(ofStat: "12 (short) R 1") == nil)
-        // This process, read for real: its own group, some CPU time, some memory.
-        let sample = ProcessGroupSample.take(group: getpgrp())
+        // This process, read for real, as its parent's tree; the root itself is left out.
+        let sample = ProcessGroupSample.take(tree: getppid(), orphansOf: nil)
         #expect(sample.residentBytes > 0)
     }
 

@@ -14,9 +14,12 @@ int gridlock_signal_on_parent_death(int signal);
 /// calling thread ends (a worker killed mid-job leaves no solver behind) and otherwise ends as
 /// the shell ends (its exit code, or the signal that killed it). The shell first writes "0" to
 /// each of the `cgroup_count` open `cgroup.procs` files in `cgroup_procs`, joining those control
-/// groups (exit 125 if it cannot). Returns the watchdog's pid, or -1 with errno set.
+/// groups (exit 125 if it cannot). When the shell ends, the watchdog writes its resource usage
+/// (with its waited-for descendants) to `usage_out` (-1: none) as two 64-bit integers: peak
+/// resident kilobytes, CPU microseconds. Returns the watchdog's pid, or -1 with errno set.
 pid_t gridlock_spawn_shell(
-    const char *command, char *const environment[], int input, int output, int errors, const int *cgroup_procs, int cgroup_count);
+    const char *command, char *const environment[], int input, int output, int errors, const int *cgroup_procs, int cgroup_count,
+    int usage_out);
 
 /// pipe2(2) with O_CLOEXEC (glibc declares pipe2 only with _GNU_SOURCE); 0 on success.
 int gridlock_pipe_close_on_exec(int ends[2]);
