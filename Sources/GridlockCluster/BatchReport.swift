@@ -163,7 +163,7 @@ public struct BatchReport: Sendable {
         }
         groups.values[index][Self.band(job), default: Group()].add(job)
         groups.values[index]["all", default: Group()].add(job)
-        scores.add(job)
+        if scores.enabled { scores.add(job) }
         // Jobs the coordinator reported itself (invalid, or failed without running) ran nowhere.
         guard job.status != .invalid, !(job.status == .failed && job.examined == 0) else { return }
         hosts[job.host, default: Load()].add(seconds: job.seconds)

@@ -45,7 +45,7 @@ public struct StreamedReport: Sendable {
         // A worker's name is text made from its host and pid: made once per run of its results,
         // not for each of millions.
         if lastWorker?.identity != result.worker { lastWorker = (result.worker, result.worker.description) }
-        let summary = JobSummary(result, workerName: lastWorker!.name)
+        let summary = JobSummary(result, workerName: lastWorker!.name, scored: report.scores.enabled)
         rows += 1
         report.add(summary)
         tally.add(status: result.status, wrong: summary.isWrong)
@@ -73,12 +73,17 @@ public struct StreamedReport: Sendable {
 
 extension JobSummary {
     /// The summary of the row a result makes (ResultColumn's values for these columns).
-    init(_ result: JobResult, workerName: String) {
+    /// A stored result as the tables read it; with what only the scores read (its batch and
+    /// record, two more strings to retain a job) when they are kept.
+    init(_ result: JobResult, workerName: String, scored: Bool = true) {
         self.init(
             kind: result.kind, solver: result.solver, status: result.status, moves: result.moves, expectedMoves: result.expectedMoves,
             seconds: result.seconds, examined: result.examined, peakRSSBytes: result.peakRSSBytes, host: result.worker.host,
-            worker: workerName, verdict: result.checkedVerdict, memoryBytes: result.memoryBytes, idleRSSBytes: result.workerIdleRSSBytes,
-            batch: result.batch, source: result.source, cpuSeconds: JobSummary.plausibleSeconds.clamping(result.cpuSeconds),
-            termination: result.termination)
+            worker: workerName, verdict: result.checkedVerdict, memoryBytes: result.memoryBytes, idleRSSBytes: result.workerIdleRSSBytes)
+        guard scored else { return }
+        batch = result.batch
+        source = result.source
+        cpuSeconds = JobSummary.plausibleSeconds.clamping(result.cpuSeconds)
+        termination = result.termination
     }
 }

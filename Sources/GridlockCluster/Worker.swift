@@ -103,6 +103,7 @@ public enum Worker {
         // The batches whose results this process has sent: the sink hears of the machine
         // before the first of each (bounded: a worker meets few batches, and forgets past 64).
         var described: Set<String> = []
+        var lastDescribed: String?
         var drained = false
         var waitingForJobs = false
         let clock = ContinuousClock()
@@ -145,10 +146,14 @@ public enum Worker {
             let results = queue.takeResults()
             if !results.isEmpty {
                 solved += results.count
-                for batch in Set(results.map(\.batch)) where !described.contains(batch) {
+                // Compared with the last batch seen first: a string compare per result where a
+                // set's hash of each was 4% of a trivial job.
+                for result in results where result.batch != lastDescribed {
+                    lastDescribed = result.batch
+                    guard !described.contains(result.batch) else { continue }
                     if described.count >= 64 { described.removeAll() }
-                    described.insert(batch)
-                    unsent.append(WireMessage.machine(batch: batch, machine).frames(key: configuration.key))
+                    described.insert(result.batch)
+                    unsent.append(WireMessage.machine(batch: result.batch, machine).frames(key: configuration.key))
                 }
                 unsent.append([WireMessage.results(results).encoded()])
             }
