@@ -56,6 +56,20 @@ def expected_marks():
             order[kind].append(solver)
         if right:
             times.setdefault((batch, kind, source, puzzle), {})[solver] = seconds
+    # The competitions' plots, of the first kind met: a cactus line per solver, and a scatter
+    # dot per puzzle that either of its first two solvers answered.
+    kind_order, solvers, puzzles = [], [], {}
+    for batch, kind, source, solver in db.execute("SELECT batch, kind, source, solver FROM results WHERE status != 'invalid' ORDER BY batch, job"):
+        kind_order = kind_order or [kind]
+        if kind != kind_order[0]:
+            continue
+        if solver not in solvers:
+            solvers.append(solver)
+        puzzles.setdefault((batch, source), set()).add(solver)
+    if solvers:
+        marks["cactus"] = len(solvers)
+    if len(solvers) >= 2:
+        marks["scatter"] = sum(1 for answered in puzzles.values() if solvers[0] in answered or solvers[1] in answered)
     marks["ratios"] = sum(
         1 for kind, solvers in order.items() for solver in solvers[1:]
         if any(k[1] == kind and solvers[0] in t and solver in t and t[solvers[0]] > 0 and t[solver] > 0 for k, t in times.items()))

@@ -73,7 +73,9 @@ public enum PairScatterPlot {
         var canvas = ChartCanvas(width: 520, height: 520, left: 70, top: 24, right: 24, bottom: 48)
         let times = pairs.flatMap { [$0.x, $0.y] }.compactMap { $0 }.filter { $0.isFinite && $0 > 0 }
         let unsolvedAt = 2 * (limit ?? times.max() ?? 1)
-        let scale = LogScale(spanning: times + [unsolvedAt])
+        // The scale reaches the unsolved only where a puzzle was, and the limit where there is one.
+        let unsolved = pairs.contains { $0.x == nil || $0.y == nil }
+        let scale = LogScale(spanning: times + (unsolved ? [unsolvedAt] : []) + (limit.map { [$0] } ?? []))
         let x = { scale.position(max($0, scale.low), from: canvas.left, to: canvas.right) }
         let y = { scale.position(max($0, scale.low), from: canvas.bottom, to: canvas.top) }
         let ticks = scale.ticks(for: .seconds)
@@ -84,11 +86,13 @@ public enum PairScatterPlot {
             let start = max(scale.low, scale.low / factor), end = min(scale.high, scale.high / factor)
             guard start < end else { continue }
             canvas.line(x(start), y(start * factor), x(end), y(end * factor), colour: factor == 1 ? "#555555" : "#aaaaaa", width: factor == 1 ? 1.2 : 0.8)
-            canvas.label(text, x: x(end) - 4, y: y(end * factor) + 12, anchor: "end", size: 9, colour: "#777777")
+            // Each label a fifth of the way from its line's end, on its own side of the diagonal.
+            let at = exp(log(start) + (log(end) - log(start)) * (factor == 1 ? 0.8 : factor > 1 ? 0.7 : 0.9))
+            canvas.label(text, x: x(at) + (factor > 1 ? -6 : 6), y: y(at * factor) + (factor > 1 ? -4 : 12), anchor: factor > 1 ? "end" : "start", size: 9, colour: "#777777")
         }
         if let limit {
             canvas.dashed(x1: x(limit), y1: canvas.bottom, x2: x(limit), y2: canvas.top, label: nil)
-            canvas.dashed(x1: canvas.left, y1: y(limit), x2: canvas.right, y2: y(limit), label: "limit \(AxisUnit.seconds.label(limit))")
+            canvas.dashed(x1: canvas.left, y1: y(limit), x2: canvas.right, y2: y(limit), label: "limit \(AxisUnit.seconds.label(limit))", atStart: true)
         }
         let step = max(1, (pairs.count + maximumPoints - 1) / maximumPoints)
         for pair in stride(from: 0, to: pairs.count, by: step).map({ pairs[$0] }) {
@@ -103,10 +107,16 @@ public enum PairScatterPlot {
 }
 
 extension ChartCanvas {
-    mutating func dashed(x1: Double, y1: Double, x2: Double, y2: Double, label text: String?) {
+    /// A dashed red line, its label above its end (or its start: clear of a scatter's diagonal).
+    mutating func dashed(x1: Double, y1: Double, x2: Double, y2: Double, label text: String?, atStart: Bool = false) {
         let n = Self.coordinate
         elements.append("<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"#c62828\" stroke-width=\"1\" stroke-dasharray=\"5 4\"/>")
-        if let text { label(text, x: x2 - 4, y: y2 - 4, anchor: "end", size: 9, colour: "#c62828") }
+        guard let text else { return }
+        if atStart {
+            label(text, x: x1 + 4, y: y1 - 4, anchor: "start", size: 9, colour: "#c62828")
+        } else {
+            label(text, x: x2 - 4, y: y2 - 4, anchor: "end", size: 9, colour: "#c62828")
+        }
     }
 
     mutating func legend(_ name: String, index: Int) {

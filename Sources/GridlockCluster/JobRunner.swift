@@ -89,6 +89,17 @@ public enum JobRunner {
         result.maxQueue = statistics.maxQueue
         result.statesStored = statistics.statesStored
         result.memoryBytes = statistics.memoryBytes
+        // A search that checks its limit only now and then may finish past it: past the CPU
+        // limit is a timeout, whatever it answered, as an outside solver's run is.
+        if let limit = job.limits.cpuSeconds, result.cpuSeconds > limit, result.status.isAnswer {
+            result.status = .cutoff
+            result.error = "cut off (timeout): \(result.cpuSeconds.formatted(decimals: 3)) s of CPU time, past the limit of \(limit.formatted(decimals: 3)) s"
+            result.termination = .timeout
+            result.moves = nil
+            result.solution = ""
+            result.judge()
+            return result
+        }
         if let failure = puzzle.validationFailure(of: solved) {
             result.status = .failed
             result.error = "the solution failed validation: \(failure)"

@@ -3,11 +3,13 @@
 
 import Foundation
 import GridlockCluster
+import GridlockCharts
 import GridlockHTMLReport
 
 enum HTMLReportBuilder {
     static func page(_ store: ResultStore, path: String, batch: String?, undecodable: inout [UndecodableRow]) throws -> String {
         var report = BatchReport()
+        report.scores = try ReportPrinter.scores(store, batch: batch)
         var skipped: [UndecodableRow] = []
         try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
         undecodable += skipped
@@ -21,6 +23,9 @@ enum HTMLReportBuilder {
             HTMLReport.Table(caption: "Throughput", columns: BatchReport.throughputColumns, rows: report.throughputRows),
         ]
         let problems = try store.problems(batch: batch, limit: StreamedReport.problemLimit)
+        if report.scoreRows != nil {
+            tables.append(HTMLReport.Table(caption: "Scores (PAR-2, the virtual best solver)", columns: BatchReport.scoreColumns, rows: report.scoreTextRows))
+        }
         if !problems.isEmpty {
             tables.append(HTMLReport.Table(
                 caption: "Jobs that did not run (the first \(StreamedReport.problemLimit))", columns: ["source", "solver", "status", "error"],
@@ -31,9 +36,24 @@ enum HTMLReportBuilder {
         }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let notes = unreadable == 0 ? [] : ["\(unreadable) stored rows could not be read (a kind, status or time no run of Gridlock stores) and are not drawn."]
-        return HTMLReport(
+        var page = HTMLReport(
             heading: "Gridlock report: \(name)\(batch.map { ", batch \($0)" } ?? "")".printable, batches: lines, tables: tables, fold: fold,
-            players: PuzzlePlayers.players(for: fold.listedRows), notes: notes
-        ).html()
+            players: PuzzlePlayers.players(for: fold.listedRows), notes: notes)
+        page.competition = try competition(store, batch: batch)
+        return page.html()
+    }
+
+    /// The first kind's cactus plot, and its first two solvers' scatter plot where it has two.
+    static func competition(_ store: ResultStore, batch: String?) throws -> [(heading: String, svg: String)] {
+        let plots = try CompetitionPlots.read(store, batch: batch, kind: nil, pair: nil)
+        guard let kind = plots.kind, !plots.solvers.isEmpty else { return [] }
+        var charts = [("Puzzles solved against time (\(kind.rawValue))",
+                       CactusPlot.svg(plots.series, limit: plots.limit, chart: "cactus", title: "Puzzles solved against time, \(kind.rawValue)"))]
+        if plots.solvers.count >= 2 {
+            let names = (plots.solvers[0].printable, plots.solvers[1].printable)
+            charts.append(("\(names.1) against \(names.0), per puzzle", PairScatterPlot.svg(
+                plots.pairs, names: names, limit: plots.limit, chart: "scatter", title: "\(names.1) against \(names.0), per puzzle")))
+        }
+        return charts
     }
 }

@@ -35,6 +35,8 @@ public struct HTMLReport {
     public var players: [PuzzlePlayer]
     /// What the page says it left out (rows it could not read, caps).
     public var notes: [String]
+    /// The competitions' plots (cactus, scatter), drawn by the caller: a heading and an SVG each.
+    public var competition: [(heading: String, svg: String)] = []
 
     public init(heading: String, batches: [String], tables: [Table], fold: ReportFold, players: [PuzzlePlayer], notes: [String] = []) {
         self.heading = heading
@@ -98,6 +100,10 @@ public struct HTMLReport {
             parts.append(TimeSeriesChart.svg(batch.stored, chart: "stored-\(index)", title: "Jobs stored over time, batch \(batch.batch)"))
             parts.append("<p class=\"note\">Each worker's jobs, from when it started each (stored time less its solve time) to when it was stored; the black tick is its last. A lane that ends late is a straggler.</p>")
             parts.append(WorkerTimeline.svg(batch.lanes, chart: "workers-\(index)", title: "Worker timeline, batch \(batch.batch)"))
+        }
+        for (heading, svg) in competition {
+            parts.append("<h2>\(Self.escaped(heading))</h2>")
+            parts.append(svg)
         }
         parts.append("<h2>Memory against states</h2>")
         let scatter = fold.scatter
