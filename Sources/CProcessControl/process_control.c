@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "process_control.h"
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -131,6 +132,32 @@ pid_t gridlock_spawn_shell(
     setrlimit(RLIMIT_CORE, &no_core);
     kill(getpid(), signal);
     _exit(128 + signal);
+}
+
+int gridlock_pin_to_cpu(int cpu) {
+    if (cpu < 0 || cpu >= CPU_SETSIZE) {
+        errno = EINVAL;
+        return -1;
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set);
+}
+
+int gridlock_allowed_cpus(int *cpus, int capacity) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        return -1;
+    }
+    int count = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && count < capacity; cpu++) {
+        if (CPU_ISSET(cpu, &set)) {
+            cpus[count++] = cpu;
+        }
+    }
+    return count;
 }
 
 int gridlock_pipe_close_on_exec(int ends[2]) {

@@ -38,8 +38,11 @@ public enum LocalCluster {
 
         /// Starts `count` processes of `executable` (run as `executable worker ...`), each
         /// given `memoryBudget` (GiB, as the worker's flag reads it) for its jobs if set, and
-        /// `flags` besides (the outside solvers).
-        public init(_ count: Int, executable: String = WorkerSupervisor.currentExecutable, memoryBudget: String? = nil, flags: [String] = []) throws {
+        /// `flags` besides (the outside solvers), each pinned to its CPU of `cpus` if any.
+        public init(
+            _ count: Int, executable: String = WorkerSupervisor.currentExecutable, memoryBudget: String? = nil, flags: [String] = [],
+            cpus: [Int] = []
+        ) throws {
             Self.removeAbandonedDirectories()
             var template = Array("/tmp/gridlock-\(getpid())-XXXXXX".utf8CString)
             guard let created = mkdtemp(&template) else {
@@ -52,7 +55,7 @@ public enum LocalCluster {
                     "worker", "--coordinator", "ipc://\(directory)/jobs", "--sink", "ipc://\(directory)/results", "--key-file",
                     "\(directory)/key", "--exit-when-drained",
                 ] + (memoryBudget.map { ["--memory-budget", $0] } ?? []) + flags,
-                replaceCleanExits: true)
+                replaceCleanExits: true, cpus: cpus)
             do {
                 try ClusterKeyFile.create(key, at: keyFile)
             } catch {

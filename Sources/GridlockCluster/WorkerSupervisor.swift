@@ -12,6 +12,8 @@ public final class WorkerSupervisor: @unchecked Sendable {
         /// The child's standard input: this end is held open while this process lives, so the
         /// child reads end-of-file when it dies, however it dies (dieWithSupervisor).
         var lifeline: Pipe
+        /// Which of the workers it is: a replacement takes its slot, and so its CPU.
+        var slot: Int
     }
 
     private let executable: String
@@ -22,7 +24,9 @@ public final class WorkerSupervisor: @unchecked Sendable {
     private let replaceCleanExits: Bool
     private let lock = NSLock()
     private var children: [Child] = []
-    private var pendingRestarts: [ContinuousClock.Instant] = []
+    private var pendingRestarts: [(due: ContinuousClock.Instant, slot: Int)] = []
+    /// With --pin, each slot's CPU (CPUPlacement.plan): a worker gets `--cpu` and pins itself.
+    private let cpus: [Int]
     private var policy: RestartPolicy
     private let clock = ContinuousClock()
     public private(set) var restarts = 0
@@ -30,8 +34,9 @@ public final class WorkerSupervisor: @unchecked Sendable {
 
     public init(
         executable: String, arguments: [String], environment: [String: String]? = nil, replaceCleanExits: Bool,
-        policy: RestartPolicy = RestartPolicy()
+        policy: RestartPolicy = RestartPolicy(), cpus: [Int] = []
     ) {
+        self.cpus = cpus
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -42,7 +47,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
     /// Starts `count` workers.
     public func start(_ count: Int) throws {
         try lock.withLock {
-            for _ in 0..<count { children.append(try spawn()) }
+            for slot in 0..<count { children.append(try spawn(slot: slot)) }
         }
     }
 
@@ -62,7 +67,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
                 let clean = child.process.terminationReason == .exit && child.process.terminationStatus == 0
                 if clean && !replaceCleanExits { continue }
                 switch policy.died(after: child.started.duration(to: now), how: Self.describe(child.process)) {
-                case .restart(let pause): pendingRestarts.append(now.advanced(by: pause))
+                case .restart(let pause): pendingRestarts.append((now.advanced(by: pause), child.slot))
                 case .giveUp(let reason):
                     gaveUp = reason
                     children = alive
@@ -70,9 +75,9 @@ public final class WorkerSupervisor: @unchecked Sendable {
                 }
             }
             children = alive
-            while let due = pendingRestarts.first, due <= now {
+            while let pending = pendingRestarts.first, pending.due <= now {
                 pendingRestarts.removeFirst()
-                if let child = try? spawn() {
+                if let child = try? spawn(slot: pending.slot) {
                     children.append(child)
                     restarts += 1
                 }
@@ -111,10 +116,10 @@ public final class WorkerSupervisor: @unchecked Sendable {
         for process in processes { process.waitUntilExit() }
     }
 
-    private func spawn() throws -> Child {
+    private func spawn(slot: Int) throws -> Child {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.arguments = arguments + (cpus.isEmpty ? [] : ["--cpu", String(cpus[slot % cpus.count])])
         // The child stops when this process dies, however it dies (WorkerSupervisor.dieWithSupervisor).
         var environment = environment ?? ProcessInfo.processInfo.environment
         environment[Self.supervisorVariable] = String(getpid())
@@ -123,7 +128,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
         process.standardInput = lifeline
         try process.run()
         try? lifeline.fileHandleForReading.close()
-        return Child(process: process, started: clock.now, lifeline: lifeline)
+        return Child(process: process, started: clock.now, lifeline: lifeline, slot: slot)
     }
 
     static func describe(_ process: Process) -> String {

@@ -51,6 +51,8 @@ struct BatchCommand: ParsableCommand {
     /// The budget of all the workers together: each worker's jobs get an equal share.
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
+    @OptionGroup var placement: PinOptions
+
     @Option(help: "The SQLite results file (a bare name is in the working directory).")
     var db = "gridlock-results.sqlite"
 
@@ -100,7 +102,8 @@ struct BatchCommand: ParsableCommand {
         let store: ResultStore
         do {
             // The workers first, while this process is small (LocalCluster.swift says why).
-            let pool = try LocalCluster.Workers(workers, memoryBudget: memoryBudget.share(of: workers), flags: jobOptions.external.flags)
+            let pool = try LocalCluster.Workers(
+                workers, memoryBudget: memoryBudget.share(of: workers), flags: jobOptions.external.flags, cpus: placement.plan(workers: workers))
             do {
                 store = try ResultStore(path: db)
                 var environment = BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0)

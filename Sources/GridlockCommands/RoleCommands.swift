@@ -58,6 +58,8 @@ struct WorkerCommand: ParsableCommand {
 
     @OptionGroup var logs: LogFormatOption
 
+    @OptionGroup var placement: PinOptions
+
     @Option(help: "Serve this worker's /metrics, /healthz and /readyz on HOST:PORT (one process only: not with --workers over 1).")
     var metrics: String?
 
@@ -100,7 +102,8 @@ struct WorkerCommand: ParsableCommand {
             flags += external.flags
             flags += ["--log-format", logs.logFormat.rawValue]
             // A pool: a process that dies is replaced; one that exits cleanly (drained) is not.
-            let pool = WorkerSupervisor(executable: WorkerSupervisor.currentExecutable, arguments: flags, replaceCleanExits: false)
+            let pool = WorkerSupervisor(
+                executable: WorkerSupervisor.currentExecutable, arguments: flags, replaceCleanExits: false, cpus: placement.plan(workers: processes))
             try pool.start(processes)
             let stop = StopFlag()
             TerminationSignals.forward(to: stop)
@@ -115,6 +118,10 @@ struct WorkerCommand: ParsableCommand {
             return
         }
         if FaultInjection.crashesAtStart { abort() }
+        if let cpu = placement.cpu ?? placement.plan(workers: 1).first {
+            try CPUPlacement.pin(to: cpu)
+            log.info("worker pinned to CPU \(cpu)")
+        }
         let identity = WorkerIdentity.thisProcess
         var configuration = Worker.Configuration(
             coordinator: coordinator, sink: sink, identity: identity, exitWhenDrained: exitWhenDrained)

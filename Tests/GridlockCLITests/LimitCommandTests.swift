@@ -191,4 +191,34 @@ struct LimitCommandTests {
             }
         }
     }
+
+    @Test("--pin puts each worker, and so its solvers, on one CPU; without it they may run anywhere; --no-smt needs --pin")
+    func pinned() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 6).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let answer = directory.appendingPathComponent("answer.json")
+        try ExternalSolverCommandTests.rightAnswer().write(to: answer, atomically: true, encoding: .utf8)
+        let allowed = try String(contentsOfFile: "/proc/self/status", encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("Cpus_allowed_list:") }?.split(separator: "\t").last.map(String.init) ?? ""
+        for pin in [true, false] {
+            let seen = directory.appendingPathComponent("seen-\(pin)").path
+            let batch = try GridlockBinary.run([
+                "batch", input.path, "--workers", "2", "--db", directory.appendingPathComponent("r\(pin).sqlite").path,
+                "--external", "rushhour:where=grep Cpus_allowed_list /proc/self/status | cut -f2 >> \(seen); cat \(answer.path)", "--solver", "where",
+            ] + (pin ? ["--pin"] : []))
+            // The stored answer is another board's: every row is wrong (exit 3); only where each ran matters.
+            #expect(batch.status == 3, "\(batch.stderr)")
+            let lists = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(lists.count == 6)
+            if pin {
+                #expect(lists.allSatisfy { Int($0) != nil }, "each solver ran on one CPU: \(lists)")
+            } else {
+                #expect(lists.allSatisfy { $0 == allowed }, "\(lists) against \(allowed)")
+            }
+        }
+        let refused = try GridlockBinary.run(["batch", input.path, "--no-smt"])
+        #expect(refused.status == 64 && refused.stderr.contains("--no-smt goes with --pin"), "\(refused.stderr)")
+    }
 }

@@ -21,6 +21,14 @@ pid_t gridlock_spawn_shell(
     const char *command, char *const environment[], int input, int output, int errors, const int *cgroup_procs, int cgroup_count,
     int usage_out);
 
+/// Runs this process (its calling thread, and the threads and children it starts from now on)
+/// on `cpu` alone (sched_setaffinity); 0 on success, -1 with errno set.
+int gridlock_pin_to_cpu(int cpu);
+
+/// The CPUs this process may run on (sched_getaffinity), in order, at most `capacity` of them;
+/// how many, or -1 with errno set.
+int gridlock_allowed_cpus(int *cpus, int capacity);
+
 /// pipe2(2) with O_CLOEXEC (glibc declares pipe2 only with _GNU_SOURCE); 0 on success.
 int gridlock_pipe_close_on_exec(int ends[2]);
 
