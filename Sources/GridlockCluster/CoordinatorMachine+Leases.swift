@@ -90,7 +90,14 @@ extension CoordinatorMachine {
         }
         var group: [Job] = []
         var groupBytes = 0
-        while info.credit > 0, let id = retries.popLast() ?? queued.popFirst() {
+        var lastSource: String?
+        // --paired: past the credit, the rest of the last record's jobs go to the same worker.
+        func nextID() -> Int? {
+            if info.credit > 0 { return retries.popLast() ?? queued.popFirst() }
+            guard configuration.paired, let lastSource, let next = queued.first, tracked[next]?.job.source == lastSource else { return nil }
+            return queued.popFirst()
+        }
+        while let id = nextID() {
             // Changed in place: reading an entry's field, or writing a copy back, copies the entry
             // and its state (a third of dispatching).
             guard let index = tracked.index(forKey: id),
@@ -107,7 +114,8 @@ extension CoordinatorMachine {
             if let key = configuration.key { job.lease = key.lease(for: job, to: info.identity) }
             info.sent.append(id)
             info.sentSinceHeartbeat += 1
-            info.credit -= 1
+            info.credit = max(0, info.credit - 1)
+            lastSource = job.source
             let bytes = job.puzzle.utf8.count
             if groupBytes + bytes > Self.jobBytesPerFrame, !group.isEmpty {
                 actions.append(.send(to: worker, .jobs(group)))

@@ -31,6 +31,9 @@ public struct CoordinatorMachine {
         public var storeTimeout: Duration = .seconds(10)
         /// A changed input re-solves the changed jobs instead of stopping the batch.
         public var resumeChanged = false
+        /// `--paired`: a record's jobs (one per solver) go to one worker together, beyond its
+        /// credit if need be, so that solvers compared on a puzzle ran on the same process.
+        public var paired = false
         /// Jobs read ahead of the workers, ready to hand out.
         public var readAhead = 4_096
         /// The most jobs held at once (read ahead, in flight, awaiting the sink): the bound on

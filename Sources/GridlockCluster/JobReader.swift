@@ -42,6 +42,9 @@ public struct JobSpecification: Sendable {
     public var timeoutSeconds: Double?
     /// CPU time and memory, for every job (JobLimits).
     public var limits = JobLimits()
+    /// `--paired`: each record's solvers in an order that rotates from record to record, so
+    /// that no solver always runs first (on a cold cache) or last.
+    public var paired = false
     public var tileOptions: TileReadOptions
     public var maximumRecordBytes: Int
 
@@ -49,7 +52,8 @@ public struct JobSpecification: Sendable {
 
     public init(
         batch: String, kind: PuzzleKind? = nil, solvers: [String] = [], external: [ExternalSolver] = [], maxStates: Int, timeoutSeconds: Double? = nil,
-        tileOptions: TileReadOptions = TileReadOptions(), maximumRecordBytes: Int = defaultMaximumRecordBytes, limits: JobLimits = JobLimits()
+        tileOptions: TileReadOptions = TileReadOptions(), maximumRecordBytes: Int = defaultMaximumRecordBytes, limits: JobLimits = JobLimits(),
+        paired: Bool = false
     ) {
         self.batch = batch
         self.kind = kind
@@ -60,6 +64,7 @@ public struct JobSpecification: Sendable {
         self.tileOptions = tileOptions
         self.maximumRecordBytes = maximumRecordBytes
         self.limits = limits
+        self.paired = paired
     }
 
     var readOptions: JobReadOptions {
@@ -88,6 +93,8 @@ public final class JobReader {
     private var ready: [ReadJob] = []
     private var readyHead = 0
     private var nextID = 0
+    /// Records read, for the rotation of --paired.
+    private var records = 0
     private var solversByKind: [PuzzleKind: [String]] = [:]
     public private(set) var ended = false
 
@@ -180,7 +187,13 @@ public final class JobReader {
             ? "\(name):\(record.firstLine): the record is \(bytes) bytes, over the limit of \(specification.maximumRecordBytes) (--max-record-bytes)"
             : nil
         let kept = unreadable == nil ? text : String(decoding: text.utf8.prefix(LineReader.keptBytes), as: UTF8.self)
-        for solver in solvers(of: kind) {
+        var order = solvers(of: kind)
+        if specification.paired, order.count > 1 {
+            let shift = records % order.count
+            order = Array(order[shift...] + order[..<shift])
+        }
+        records += 1
+        for solver in order {
             ready.append(ReadJob(job: makeJob(kind: kind, text: kept, solver: solver, name: name, line: record.firstLine), unreadable: unreadable))
         }
     }

@@ -97,6 +97,7 @@ struct BatchCommand: ParsableCommand {
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: specification)
         var configuration = CoordinatorMachine.Configuration(batch: name, identity: .thisProcess)
         configuration.resumeChanged = resumeChanged
+        configuration.paired = jobOptions.paired
         let progress = ProgressLine()
         let outcome: LocalCluster.Outcome
         let store: ResultStore
@@ -193,6 +194,9 @@ struct JobOptions: ParsableArguments {
 
     @OptionGroup var limits: LimitOptions
 
+    @Flag(help: "Give each puzzle's jobs (one per solver) to one worker, back to back, the solvers' order rotating from puzzle to puzzle, so that solvers compared on a puzzle ran on the same process; resume with --paired too.")
+    var paired = false
+
     @Option(help: "A record longer than this many bytes is reported invalid without being read (default 1 MiB; at most 8 MiB).")
     var maxRecordBytes: Int?
 
@@ -217,7 +221,7 @@ struct JobOptions: ParsableArguments {
             batch: batch, kind: reading.puzzleKind, solvers: solverNames, external: (try? external.solvers()) ?? [],
             maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
-            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits.limits(file))
+            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits.limits(file), paired: paired)
     }
 }
 

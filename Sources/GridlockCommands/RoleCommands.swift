@@ -322,6 +322,7 @@ struct CoordinatorCommand: ParsableCommand {
         machine.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
         machine.resumeChanged = resumeChanged
+        machine.paired = jobOptions.paired
         var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint }, machine: machine)
         configuration.log = { log.warning("\($0)") }
         configuration.curve = security.curve

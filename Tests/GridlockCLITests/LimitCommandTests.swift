@@ -221,4 +221,28 @@ struct LimitCommandTests {
         let refused = try GridlockBinary.run(["batch", input.path, "--no-smt"])
         #expect(refused.status == 64 && refused.stderr.contains("--no-smt goes with --pin"), "\(refused.stderr)")
     }
+
+    @Test("--paired: a puzzle's solvers run on one worker, back to back, their order rotating from puzzle to puzzle")
+    func paired() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 300, step: 50).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("r.sqlite").path
+        let batch = try GridlockBinary.run(["batch", input.path, "--workers", "2", "--db", database, "--solver", "bfs,bidirectional", "--paired"])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        var bySource: [String: [(job: Int, solver: String, worker: String)]] = [:]
+        for row in try Self.rows(database) {
+            let source = try #require(row["source"] as? String)
+            bySource[source, default: []].append((try #require(row["job"] as? Int), try #require(row["solver"] as? String), try #require(row["worker"] as? String)))
+        }
+        #expect(bySource.count == 300)
+        let records = bySource.values.map { $0.sorted { $0.job < $1.job } }.sorted { $0[0].job < $1[0].job }
+        for (index, jobs) in records.enumerated() {
+            #expect(jobs.count == 2 && jobs[0].worker == jobs[1].worker, "split: \(jobs)")
+            #expect(jobs[0].solver == (index % 2 == 0 ? "bfs" : "bidirectional"), "record \(index): \(jobs)")
+        }
+        // Both workers had puzzles: pairing is per puzzle, not one worker for all.
+        #expect(Set(records.map { $0[0].worker }).count == 2)
+    }
 }
