@@ -20,6 +20,11 @@ extension String {
 }
 
 extension Unicode.Scalar {
-    /// C0 controls (tab, line feed and carriage return among them), DEL and C1 controls.
-    public var isControlCharacter: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
+    /// C0 controls (tab, line feed and carriage return among them), DEL and C1 controls, and
+    /// the bidirectional overrides and isolates (U+202A-202E, U+2066-2069): those print nothing
+    /// but reverse what follows, so a name could show a terminal or a page another text than
+    /// the one stored (CVE-2021-42574's trick).
+    public var isControlCharacter: Bool {
+        value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+    }
 }

@@ -21,12 +21,20 @@ public struct TileBFSSolver: PuzzleSolver {
             if options.isCancelled() { cutoff = options.stopReason; break }
             if layers.table.count > options.maxStates { cutoff = .maxStates; break }
             var added = 0
+            var cancelled = false
             let (examined, _, overBudget) = layers.expandLayer(budgetBytes: options.memoryBudgetBytes) { state in
                 added += 1
                 if state == goal { found = true }
+                // Within a level too: the 15-puzzle's levels take seconds, and a deadline or a
+                // CPU limit checked only between them was passed by a second.
+                if added % SolveOptions.cancellationInterval == 0, options.isCancelled() {
+                    cancelled = true
+                    return false
+                }
                 return true
             }
             if overBudget, !found { cutoff = .memoryBudget }
+            if cancelled { cutoff = options.stopReason }
             statistics.countExamined(atLevel: layers.depth + 1, examined)
             if added > 0 { statistics.countEnqueued(atLevel: layers.depth + 1, added) }
             statistics.maxQueue = max(statistics.maxQueue, layers.next.count)

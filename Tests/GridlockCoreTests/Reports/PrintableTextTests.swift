@@ -9,6 +9,9 @@ import Testing
         #expect("evil\u{1B}[31m\r\nname\u{07}\t\u{7F}\u{85}".printable == "evil\\u{1B}[31m\\u{D}\\u{A}name\\u{7}\\u{9}\\u{7F}\\u{85}")
         #expect("plain text, ÆØÅ, 🧩 | \"quoted\"".printable == "plain text, ÆØÅ, 🧩 | \"quoted\"")
         #expect("".printable == "")
+        // A right-to-left override would make "evil.exe‮gnp" read as "evil.exepng".
+        #expect("a\u{202E}b\u{2066}c\u{2069}".printable == "a\\u{202E}b\\u{2066}c\\u{2069}")
+        #expect("\u{200F}Hebrew \u{05D0}".printable == "\u{200F}Hebrew \u{05D0}")
     }
 
     @Test("tables escape their cells: no control character in aligned text, no row split or extra column in Markdown")

@@ -18,6 +18,26 @@ struct TileSolverTests {
         #expect(result.statistics.levelReached == 31)
     }
 
+    @Test("bfs checks its deadline within a level, not only between levels: it stops part way through one")
+    func cancelledWithinALevel() {
+        // One of the two states 31 moves from the goal: every level is searched before it is found.
+        let hardest = try! TilePuzzle(width: 3, height: 3, tiles: [8, 6, 7, 2, 5, 4, 3, 0, 1])
+        let census = TileBFSSolver().solve(hardest, options: SolveOptions(exploreWholeCluster: true))
+        let wholeLevels = Set(census.statistics.enqueuedPerLevel.reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) })
+        // The 16th look: past the first levels' 14 boundaries, inside a level of thousands.
+        final class Looks: @unchecked Sendable { var count = 0 }
+        let looks = Looks()
+        var options = SolveOptions(isCancelled: {
+            looks.count += 1
+            return looks.count >= 16
+        })
+        options.stopReason = .timeout
+        let result = TileBFSSolver().solve(hardest, options: options)
+        #expect(result.status == .cutoff && result.cutoffReason == .timeout)
+        #expect(!wholeLevels.contains(result.statistics.statesStored), "stopped at a level's end: \(result.statistics.statesStored)")
+        #expect(result.statistics.statesStored < 181_440)
+    }
+
     /// Every 8-puzzle state's optimal distance, from one breadth-first search of the goal's
     /// component (an independent oracle: a plain dictionary, no packed states).
     static let distances: [[UInt8]: Int] = {
