@@ -45,6 +45,9 @@ public struct JobSpecification: Sendable {
     /// `--paired`: each record's solvers in an order that rotates from record to record, so
     /// that no solver always runs first (on a cold cache) or last.
     public var paired = false
+    /// `--repeats`: each puzzle's jobs this many times, interleaved (every solver once, then
+    /// every solver again), every run a job and a row of its own.
+    public var repeats = 1
     public var tileOptions: TileReadOptions
     public var maximumRecordBytes: Int
 
@@ -53,7 +56,7 @@ public struct JobSpecification: Sendable {
     public init(
         batch: String, kind: PuzzleKind? = nil, solvers: [String] = [], external: [ExternalSolver] = [], maxStates: Int, timeoutSeconds: Double? = nil,
         tileOptions: TileReadOptions = TileReadOptions(), maximumRecordBytes: Int = defaultMaximumRecordBytes, limits: JobLimits = JobLimits(),
-        paired: Bool = false
+        paired: Bool = false, repeats: Int = 1
     ) {
         self.batch = batch
         self.kind = kind
@@ -65,6 +68,7 @@ public struct JobSpecification: Sendable {
         self.maximumRecordBytes = maximumRecordBytes
         self.limits = limits
         self.paired = paired
+        self.repeats = max(1, repeats)
     }
 
     var readOptions: JobReadOptions {
@@ -116,7 +120,9 @@ public final class JobReader {
     /// each kind's puzzles get.
     public var scores: SolverScores {
         var expected: [PuzzleKind: Int] = [:]
-        for kind in PuzzleKind.allCases { expected[kind] = kind.solvers(from: specification.solvers, external: specification.external).count }
+        for kind in PuzzleKind.allCases {
+            expected[kind] = kind.solvers(from: specification.solvers, external: specification.external).count * specification.repeats
+        }
         return SolverScores(limits: specification.limits, wallLimitSeconds: specification.timeoutSeconds, expectedSolvers: expected)
     }
 
@@ -187,15 +193,20 @@ public final class JobReader {
             ? "\(name):\(record.firstLine): the record is \(bytes) bytes, over the limit of \(specification.maximumRecordBytes) (--max-record-bytes)"
             : nil
         let kept = unreadable == nil ? text : String(decoding: text.utf8.prefix(LineReader.keptBytes), as: UTF8.self)
-        var order = solvers(of: kind)
-        if specification.paired, order.count > 1 {
-            let shift = records % order.count
-            order = Array(order[shift...] + order[..<shift])
+        let solvers = solvers(of: kind)
+        for repetition in 0..<specification.repeats {
+            var order = solvers
+            if specification.paired, order.count > 1 {
+                let shift = (records + repetition) % order.count
+                order = Array(order[shift...] + order[..<shift])
+            }
+            for solver in order {
+                ready.append(ReadJob(
+                    job: makeJob(kind: kind, text: kept, solver: solver, name: name, line: record.firstLine, repetition: repetition),
+                    unreadable: unreadable))
+            }
         }
         records += 1
-        for solver in order {
-            ready.append(ReadJob(job: makeJob(kind: kind, text: kept, solver: solver, name: name, line: record.firstLine), unreadable: unreadable))
-        }
     }
 
     private func addOversized(_ line: LineReader.Line, length: Int, from name: String) {
@@ -214,13 +225,13 @@ public final class JobReader {
         return solvers
     }
 
-    private func makeJob(kind: PuzzleKind, text: String, solver: String, name: String, line: Int) -> Job {
+    private func makeJob(kind: PuzzleKind, text: String, solver: String, name: String, line: Int, repetition: Int = 0) -> Job {
         defer { nextID += 1 }
         return Job(
             batch: specification.batch, id: nextID, attempt: 0, kind: kind, puzzle: text, solver: solver,
             maxStates: specification.maxStates, timeoutSeconds: specification.timeoutSeconds, source: "\(name):\(line)",
             firstLine: line, options: readOptions,
             solverDigest: specification.external.named(solver, kind: kind).map { JobFingerprint.digest(of: $0.command) } ?? 0,
-            limits: specification.limits)
+            limits: specification.limits, repetition: repetition)
     }
 }

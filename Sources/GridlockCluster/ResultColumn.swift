@@ -78,6 +78,7 @@ extension ResultColumn {
         ResultColumn("verdict", .text) { result, _ in .text(result.checkedVerdict.rawValue) },
         ResultColumn("solver_stats", .text, notNull: false, export: "solverStats") { result, _ in .text(result.solverStats) },
         ResultColumn("worker_idle_rss_bytes", .integer, export: "workerIdleRSSBytes") { result, _ in .integer(result.workerIdleRSSBytes) },
+        ResultColumn("repetition", .integer) { result, _ in .integer(result.repetition) },
     ]
 
     /// A new (batch, job) is inserted; the same job again (same fingerprint) is ignored; a

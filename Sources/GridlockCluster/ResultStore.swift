@@ -142,6 +142,7 @@ public final class ResultStore: Sendable {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: """
                 ALTER TABLE results ADD COLUMN worker_idle_rss_bytes INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE results ADD COLUMN repetition INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE batches ADD COLUMN time_limit_seconds REAL;
                 ALTER TABLE batches ADD COLUMN wall_limit_seconds REAL;
                 ALTER TABLE batches ADD COLUMN memory_limit_bytes INTEGER;

@@ -151,8 +151,30 @@ public struct SolverScores: Sendable {
         lastPuzzle = nil
     }
 
+    /// A solver's runs of one puzzle (`--repeats`) as one: solved when every run answered
+    /// right, in their mean time; wrong, timed out or out of memory when any run was.
+    static func combined(_ runs: [Job]) -> [Job] {
+        var order: [String] = []
+        var bySolver: [String: [Job]] = [:]
+        for run in runs {
+            if bySolver[run.solver] == nil { order.append(run.solver) }
+            bySolver[run.solver, default: []].append(run)
+        }
+        return order.map { solver in
+            let runs = bySolver[solver]!
+            guard runs.count > 1 else { return runs[0] }
+            var job = runs[0]
+            job.solved = runs.allSatisfy(\.solved)
+            job.wrong = runs.contains(where: \.wrong)
+            job.termination = runs.lazy.compactMap(\.termination).first
+            job.seconds = runs.map(\.seconds).reduce(0, +) / Double(runs.count)
+            return job
+        }
+    }
+
     private mutating func score(_ puzzle: Puzzle) {
-        guard let jobs = pending.removeValue(forKey: puzzle), let kind = jobs.first?.kind else { return }
+        guard let runs = pending.removeValue(forKey: puzzle), let kind = runs.first?.kind else { return }
+        let jobs = Self.combined(runs)
         let fastest = jobs.filter(\.solved).map(\.seconds).min()
         for job in jobs {
             let key = Key(kind: job.kind, solver: job.solver)

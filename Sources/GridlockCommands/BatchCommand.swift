@@ -197,6 +197,9 @@ struct JobOptions: ParsableArguments {
     @Flag(help: "Give each puzzle's jobs (one per solver) to one worker, back to back, the solvers' order rotating from puzzle to puzzle, so that solvers compared on a puzzle ran on the same process; resume with --paired too.")
     var paired = false
 
+    @Option(help: "Run each job this many times, interleaved (every solver once, then again), keeping every run as a row of its own (default 1).")
+    var repeats = 1
+
     @Option(help: "A record longer than this many bytes is reported invalid without being read (default 1 MiB; at most 8 MiB).")
     var maxRecordBytes: Int?
 
@@ -207,6 +210,7 @@ struct JobOptions: ParsableArguments {
         if let solver { try SolverList.check(solver, kind: reading.puzzleKind, external: try external.solvers()) }
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
         try TimeLimit.check(timeout)
+        guard (1...1_000).contains(repeats) else { throw ValidationError("--repeats must be from 1 to 1000") }
         if limits.timeLimit != nil, solverNames.contains(PuzzleKind.analysisJob) {
             throw ValidationError("--time-limit does not stop an analysis midway ('analyze' jobs): bound them with --max-states or --memory-limit")
         }
@@ -221,7 +225,7 @@ struct JobOptions: ParsableArguments {
             batch: batch, kind: reading.puzzleKind, solvers: solverNames, external: (try? external.solvers()) ?? [],
             maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
-            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits.limits(file), paired: paired)
+            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits.limits(file), paired: paired, repeats: repeats)
     }
 }
 

@@ -22,15 +22,24 @@ struct CompetitionPlots {
         var plots = CompetitionPlots(kind: wantedKind, limit: scoring.limitSeconds)
         // One puzzle's answers at a time: rows come in job order, a record's jobs together.
         var puzzle: (batch: String, source: String)?
-        var answers: [String: Double?] = [:]
+        // Each solver's runs of the puzzle being read (several with --repeats), nil where not right.
+        var runs: [String: [Double?]] = [:]
         func flush() {
             guard puzzle != nil else { return }
+            // A solver's runs as one: right when every run was, in their mean time.
+            var answers: [String: Double?] = [:]
+            for (solver, times) in runs {
+                let right = times.compactMap { $0 }
+                let answer: Double? = right.count == times.count ? right.reduce(0, +) / Double(right.count) : nil
+                answers[solver] = .some(answer)
+                if let answer { plots.times[solver, default: []].append(answer) }
+            }
+            runs = [:]
             // The kind's first two solvers: the second may not be met yet, and then had no answer.
             let names = wantedPair ?? (plots.solvers[0], plots.solvers.count >= 2 ? plots.solvers[1] : "")
             if answers[names.0] != nil || answers[names.1] != nil {
                 plots.pairs.append(PairScatterPlot.Pair(x: answers[names.0] ?? nil, y: answers[names.1] ?? nil, label: puzzle!.source))
             }
-            answers = [:]
         }
         try store.forEachSummary(batch: batch, undecodable: { _ in }) { job in
             guard job.status != .invalid else { return }
@@ -44,8 +53,7 @@ struct CompetitionPlots {
             let right = job.status.isAnswer && !job.isWrong
             let seconds = scoring.usesCPUTime ? job.cpuSeconds : job.seconds
             // Present with no time: it answered, but not right (drawn as unsolved).
-            answers.updateValue(right ? seconds : nil, forKey: job.solver)
-            if right { plots.times[job.solver, default: []].append(seconds) }
+            runs[job.solver, default: []].append(right ? seconds : nil)
         }
         flush()
         return plots

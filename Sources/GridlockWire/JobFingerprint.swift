@@ -20,7 +20,7 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
     /// stored before outside solvers stay valid; so do no `limits`.
     public init(
         kind: PuzzleKind, puzzle: String, solver: String, maxStates: Int, timeoutSeconds: Double?, options: JobReadOptions,
-        solverDigest: UInt64 = 0, limits: JobLimits = JobLimits()
+        solverDigest: UInt64 = 0, limits: JobLimits = JobLimits(), repetition: Int = 0
     ) {
         var writer = WireWriter(capacity: puzzle.utf8.count + solver.utf8.count + 48)
         // The kind's name, not its wire code: fingerprints stored before kinds were codes stay valid.
@@ -36,6 +36,11 @@ public struct JobFingerprint: Sendable, Hashable, CustomStringConvertible {
         if !limits.isEmpty {
             writer.byte(0x4C)
             limits.write(to: &writer)
+        }
+        // The first run of a puzzle is the job it always was; the others are jobs of their own.
+        if repetition != 0 {
+            writer.byte(0x52)
+            writer.int(repetition)
         }
         value = Self.hash(writer.bytes)
     }

@@ -128,6 +128,7 @@ extension Job {
         options.write(to: &writer)
         writer.word(solverDigest)
         limits.write(to: &writer)
+        writer.int(repetition)
         writer.word(lease)
     }
 
@@ -139,7 +140,7 @@ extension Job {
             puzzle: try reader.string(), solver: try reader.name(slot: 2), maxStates: try reader.int(),
             timeoutSeconds: try reader.bool() ? try reader.double() : nil, source: try reader.string(),
             firstLine: try reader.int(), options: try JobReadOptions(from: &reader), solverDigest: try reader.word(),
-            limits: try JobLimits(from: &reader))
+            limits: try JobLimits(from: &reader), repetition: try reader.int())
         lease = try reader.word()
     }
 }
@@ -217,6 +218,7 @@ extension JobResult {
         writer.byte(termination?.wireCode ?? 0)
         writer.optionalString(solverStats)
         writer.int(workerIdleRSSBytes)
+        writer.int(repetition)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -251,5 +253,6 @@ extension JobResult {
         self.termination = termination
         solverStats = try reader.optionalString()
         workerIdleRSSBytes = try reader.int()
+        repetition = try reader.int()
     }
 }

@@ -96,6 +96,9 @@ public struct Job: Sendable, Hashable {
     public var options: JobReadOptions
     /// CPU time and memory, for built-in and outside solvers alike.
     public let limits: JobLimits
+    /// Which run of the same puzzle and solver this is (`--repeats`): 0, 1, ... Part of its
+    /// identity, so every sample is kept.
+    public let repetition: Int
     /// An outside solver's command, as `JobFingerprint.digest(of:)` (0 for a built-in solver):
     /// the worker runs its own command for the name, and refuses the job if it differs.
     public let solverDigest: UInt64
@@ -108,7 +111,7 @@ public struct Job: Sendable, Hashable {
     public init(
         batch: String, id: Int, attempt: Int, kind: PuzzleKind, puzzle: String, solver: String,
         maxStates: Int, timeoutSeconds: Double?, source: String = "", firstLine: Int = 1,
-        options: JobReadOptions = JobReadOptions(), solverDigest: UInt64 = 0, limits: JobLimits = JobLimits()
+        options: JobReadOptions = JobReadOptions(), solverDigest: UInt64 = 0, limits: JobLimits = JobLimits(), repetition: Int = 0
     ) {
         self.batch = batch
         self.id = id
@@ -123,9 +126,10 @@ public struct Job: Sendable, Hashable {
         self.options = options
         self.solverDigest = solverDigest
         self.limits = limits
+        self.repetition = repetition
         fingerprint = JobFingerprint(
             kind: kind, puzzle: puzzle, solver: solver, maxStates: maxStates, timeoutSeconds: timeoutSeconds, options: options,
-            solverDigest: solverDigest, limits: limits)
+            solverDigest: solverDigest, limits: limits, repetition: repetition)
     }
 }
 
@@ -191,6 +195,8 @@ public struct JobResult: Sendable, Hashable {
     /// The worker's resident set before its first job: what `peakRSSBytes` holds of the
     /// worker's own, so the tables can show the rest.
     public var workerIdleRSSBytes = 0
+    /// The job's repetition (`--repeats`).
+    public var repetition = 0
 
     public init(batch: String, job: Int, attempt: Int, worker: WorkerIdentity, status: JobStatus) {
         self.batch = batch
@@ -218,6 +224,7 @@ public struct JobResult: Sendable, Hashable {
         source = job.source
         fingerprint = job.fingerprint
         lease = job.lease
+        repetition = job.repetition
     }
 
     /// Whether the answer disagrees with the one the input gave: a different move count, a

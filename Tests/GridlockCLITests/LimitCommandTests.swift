@@ -245,4 +245,39 @@ struct LimitCommandTests {
         // Both workers had puzzles: pairing is per puzzle, not one worker for all.
         #expect(Set(records.map { $0[0].worker }).count == 2)
     }
+
+    @Test("--repeats 3 --paired: every run a row, on the puzzle's one worker, solvers interleaved and rotating; the scores count each puzzle once")
+    func repeats() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 20, step: 90).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("r.sqlite").path
+        let batch = try GridlockBinary.run([
+            "batch", input.path, "--workers", "2", "--db", database, "--solver", "bfs,bidirectional", "--paired", "--repeats", "3",
+        ])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        var bySource: [String: [(job: Int, solver: String, worker: String, repetition: Int)]] = [:]
+        for row in try Self.rows(database) {
+            bySource[try #require(row["source"] as? String), default: []].append((
+                try #require(row["job"] as? Int), try #require(row["solver"] as? String), try #require(row["worker"] as? String),
+                try #require(row["repetition"] as? Int)))
+        }
+        #expect(bySource.count == 20)
+        let records = bySource.values.map { $0.sorted { $0.job < $1.job } }.sorted { $0[0].job < $1[0].job }
+        for (index, jobs) in records.enumerated() {
+            #expect(jobs.count == 6 && Set(jobs.map(\.worker)).count == 1, "\(jobs)")
+            #expect(jobs.map(\.repetition) == [0, 0, 1, 1, 2, 2])
+            // Every solver once per run, the first one rotating from run to run and puzzle to puzzle.
+            let firsts = stride(from: 0, to: 6, by: 2).map { jobs[$0].solver }
+            let expected = (0..<3).map { (index + $0) % 2 == 0 ? "bfs" : "bidirectional" }
+            #expect(firsts == expected, "record \(index): \(jobs.map(\.solver))")
+        }
+        let json = try GridlockBinary.run(["report", database, "--format", "json"])
+        let scores = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["scores"] as? [[String: Any]])
+        #expect(scores.allSatisfy { $0["puzzles"] as? Int == 20 }, "\(scores)")
+        #expect(batch.stdout.contains("   60 ") || batch.stdout.contains(" 60 "), "each solver's 60 runs in the tables")
+        let refused = try GridlockBinary.run(["batch", input.path, "--repeats", "0"])
+        #expect(refused.status == 64 && refused.stderr.contains("--repeats"), "\(refused.stderr)")
+    }
 }

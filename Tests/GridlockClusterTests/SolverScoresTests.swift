@@ -49,4 +49,20 @@ import GridlockWire
         #expect(Self.close(rows[0].par2Seconds, 2) && rows[1].par2Seconds == nil && Self.close(rows[2].par2Seconds, 2))
         #expect(rows[0].fastest == 2 && rows[1].fastest == 1 && Self.close(rows[1].vbsShare, 0.5))
     }
+
+    @Test("a solver's repeated runs of a puzzle count once: solved only if every run was, in their mean time")
+    func repeats() throws {
+        var scores = SolverScores(limitSeconds: 10, expectedSolvers: [.rushhour: 6])
+        for job in [
+            Self.job("f:1", "A", solved: true, seconds: 1), Self.job("f:1", "B", solved: true, seconds: 2),
+            Self.job("f:1", "A", solved: true, seconds: 3), Self.job("f:1", "B", .timeout, seconds: 10),
+            Self.job("f:1", "A", solved: true, seconds: 2), Self.job("f:1", "B", solved: true, seconds: 2),
+        ] { scores.add(job) }
+        scores.finish()
+        let rows = scores.rows
+        let a = try #require(rows.first { $0.solver == "A" }), b = try #require(rows.first { $0.solver == "B" })
+        #expect(a.puzzles == 1 && a.solved == 1 && Self.close(a.par2Seconds, 2) && a.fastest == 1)
+        // One timeout in three runs: not solved, counted once as a timeout, 2 x 10 s.
+        #expect(b.puzzles == 1 && b.solved == 0 && b.timeouts == 1 && Self.close(b.par2Seconds, 20))
+    }
 }
