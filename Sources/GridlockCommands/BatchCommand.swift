@@ -197,7 +197,7 @@ struct JobOptions: ParsableArguments {
     @Flag(help: "Give each puzzle's jobs (one per solver) to one worker, back to back, the solvers' order rotating from puzzle to puzzle, so that solvers compared on a puzzle ran on the same process; resume with --paired too.")
     var paired = false
 
-    @Option(help: "Run each job this many times, interleaved (every solver once, then again), keeping every run as a row of its own (default 1).")
+    @Option(help: "Run each job this many times, interleaved (every solver once, then again), keeping every run as a row of its own.")
     var repeats = 1
 
     @Option(help: "A record longer than this many bytes is reported invalid without being read (default 1 MiB; at most 8 MiB).")
