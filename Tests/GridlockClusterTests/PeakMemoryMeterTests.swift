@@ -41,8 +41,9 @@ import Testing
         // The kernel's counters behind the two files are summed from per-CPU parts at different
         // moments: they may differ by some KiB.
         #expect(peak >= held - (1 << 20))
-        // They may raise the mark between the two readings, never lower it.
-        #expect(peak <= (try statusHighWaterMark()))
+        // They may raise the mark between the two readings, never lower it, but for the same
+        // skew between the two counters (a CI run found the status file's mark below getrusage's).
+        #expect(peak <= (try statusHighWaterMark()) + (1 << 20))
     }
 
     @Test func aSmallJobIsReadFromTheStatusFileWhenAFloorMayHideIt() throws {
