@@ -190,9 +190,9 @@ public struct BatchReport: Sendable {
 
     public static let scoreColumns = ["kind", "solver", "puzzles", "solved", "wrong", "timeouts", "memouts", "PAR-2", "fastest", "VBS share"]
 
-    /// The scores as the text table shows them.
-    public var scoreTextRows: [[String]] {
-        (scoreRows ?? []).map { row in
+    /// Scores as the text table shows them.
+    public static func scoreText(_ rows: [SolverScores.Row]) -> [[String]] {
+        rows.map { row in
             [row.kind.rawValue, row.solver, row.puzzles.grouped, row.solved.grouped, row.wrong.grouped, row.timeouts.grouped,
              row.memouts.grouped, row.par2Seconds?.milliseconds ?? "-", row.fastest.grouped,
              row.vbsShare.map { ($0 * 100).formatted(decimals: 1) + "%" } ?? "-"]

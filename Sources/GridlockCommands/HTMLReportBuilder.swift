@@ -23,8 +23,8 @@ enum HTMLReportBuilder {
             HTMLReport.Table(caption: "Throughput", columns: BatchReport.throughputColumns, rows: report.throughputRows),
         ]
         let problems = try store.problems(batch: batch, limit: StreamedReport.problemLimit)
-        if report.scoreRows != nil {
-            tables.append(HTMLReport.Table(caption: "Scores (PAR-2, the virtual best solver)", columns: BatchReport.scoreColumns, rows: report.scoreTextRows))
+        if let scores = report.scoreRows {
+            tables.append(HTMLReport.Table(caption: "Scores (PAR-2, the virtual best solver)", columns: BatchReport.scoreColumns, rows: BatchReport.scoreText(scores)))
         }
         if !problems.isEmpty {
             tables.append(HTMLReport.Table(

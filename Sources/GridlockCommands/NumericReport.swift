@@ -99,11 +99,11 @@ enum NumericReport {
     ]
 
     static func tables(
-        _ report: BatchReport, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredResult]
+        _ report: BatchReport, scores: [SolverScores.Row]?, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredResult]
     ) -> NumericTables {
         NumericTables(tables: [
             (Table.groups.rawValue, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
-            (Table.scores.rawValue, Self.scoreFields.map(\.0), (report.scoreRows ?? []).map { row in Self.scoreFields.map { $0.1(row) } }),
+            (Table.scores.rawValue, Self.scoreFields.map(\.0), (scores ?? []).map { row in Self.scoreFields.map { $0.1(row) } }),
             (Table.throughput.rawValue, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
             (Table.batches.rawValue, Self.batchFields, batches.map {
                 [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),

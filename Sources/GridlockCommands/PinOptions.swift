@@ -1,5 +1,5 @@
-// `--pin` and `--no-smt` for `batch` and `worker --workers N` (CPUPlacement), and the hidden
-// `--cpu` each pinned worker process is started with.
+// `--pin` and `--no-smt` for `batch` and `worker --workers N` (CPUPlacement). Each pinned
+// worker process is started with the worker's hidden `--cpu`.
 
 import ArgumentParser
 import GridlockCluster
@@ -11,14 +11,8 @@ struct PinOptions: ParsableArguments {
     @Flag(help: "With --pin, use one hardware thread per physical core, leaving its siblings idle: two threads of one core slow each other.")
     var noSMT = false
 
-    @Option(help: .hidden)
-    var cpu: Int?
-
     func validate() throws {
         if noSMT, !pin { throw ValidationError("--no-smt goes with --pin") }
-        if let cpu, !CPUPlacement.allowed().contains(cpu) {
-            throw ValidationError("--cpu \(cpu) is not a CPU this process may use (\(CPUPlacement.allowed().map(String.init).joined(separator: ",")))")
-        }
     }
 
     /// Each of `workers` processes' CPU, or none without --pin.

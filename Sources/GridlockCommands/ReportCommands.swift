@@ -168,7 +168,9 @@ enum ReportPrinter {
         let environment = try store.batches().filter { batch == nil || $0.id == batch }
         let machines = try store.machines(batch: batch)
         if let warning = MachineTable.mixedModels(machines.map(\.machine)) { StandardError.write("report: warning: \(warning)\n") }
-        let tables = { NumericReport.tables(report, batches: environment, machines: machines, problems: problems) }
+        // Finished once: scoring the puzzles still held takes a pass over them.
+        let scores = report.scoreRows
+        let tables = { NumericReport.tables(report, scores: scores, batches: environment, machines: machines, problems: problems) }
         switch format {
         case .text, .markdown:
             let render = format == .text ? TextTable.aligned : TextTable.markdown
@@ -177,7 +179,7 @@ enum ReportPrinter {
                     + ($0.limitsText.map { ", limits \($0)" } ?? "")).printable
             }
             parts.append(render(BatchReport.columns, report.rows))
-            if report.scoreRows != nil { parts.append(render(BatchReport.scoreColumns, report.scoreTextRows)) }
+            if let scores { parts.append(render(BatchReport.scoreColumns, BatchReport.scoreText(scores))) }
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))
             if !machines.isEmpty { parts.append(render(MachineTable.columns, machines.map { MachineTable.row($0.batch, $0.machine) })) }
             if !problems.isEmpty {

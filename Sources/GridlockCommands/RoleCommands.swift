@@ -60,6 +60,10 @@ struct WorkerCommand: ParsableCommand {
 
     @OptionGroup var placement: PinOptions
 
+    /// The CPU a pinned pool's supervisor gives each of its processes.
+    @Option(help: .hidden)
+    var cpu: Int?
+
     @Option(help: "Serve this worker's /metrics, /healthz and /readyz on HOST:PORT (one process only: not with --workers over 1).")
     var metrics: String?
 
@@ -118,7 +122,10 @@ struct WorkerCommand: ParsableCommand {
             return
         }
         if FaultInjection.crashesAtStart { abort() }
-        if let cpu = placement.cpu ?? placement.plan(workers: 1).first {
+        if let cpu, !CPUPlacement.allowed().contains(cpu) {
+            throw ValidationError("--cpu \(cpu) is not a CPU this process may use (\(CPUPlacement.allowed().map(String.init).joined(separator: ",")))")
+        }
+        if let cpu = cpu ?? placement.plan(workers: 1).first {
             try CPUPlacement.pin(to: cpu)
             log.info("worker pinned to CPU \(cpu)")
         }
