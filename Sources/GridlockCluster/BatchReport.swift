@@ -188,6 +188,31 @@ public struct BatchReport: Sendable {
         }
     }
 
+    /// Each solver's time over its kind's first solver's, paired by puzzle and repeat, when a
+    /// kind has two solvers or more.
+    public var ratioRows: [SolverScores.RatioRow]? {
+        guard scores.enabled, !scores.gaveUp else { return nil }
+        var finished = scores
+        finished.finish()
+        let rows = finished.ratioRows(order: variants.map { ($0.kind, $0.solver) })
+        return rows.isEmpty ? nil : rows
+    }
+
+    public static let ratioColumns = ["kind", "solver", "over", "puzzles", "runs", "ratio", "95% CI, measured", "95% CI, puzzles"]
+
+    /// The ratios as the text table shows them: the measured interval needs every puzzle run
+    /// twice or more (`--repeats`).
+    public static func ratioText(_ rows: [SolverScores.RatioRow]) -> [[String]] {
+        rows.map { row in
+            let estimate = row.estimate
+            return [
+                row.kind.rawValue, row.solver, row.baseline, estimate.puzzles.grouped, estimate.pairs.grouped,
+                estimate.ratio.formatted(decimals: 3) + "x", estimate.measurement?.describedAround(estimate.ratio) ?? "- (needs --repeats)",
+                estimate.acrossPuzzles?.describedAround(estimate.ratio) ?? "-",
+            ]
+        }
+    }
+
     public static let scoreColumns = ["kind", "solver", "puzzles", "solved", "wrong", "timeouts", "memouts", "PAR-2", "fastest", "VBS share"]
 
     /// Scores as the text table shows them.

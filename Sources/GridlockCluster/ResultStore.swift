@@ -275,7 +275,7 @@ public final class ResultStore: Sendable {
             let cursor = try Row.fetchCursor(
                 db, sql: """
                     SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker, batch, job, \(numbers),
-                        verdict, memory_bytes, worker_idle_rss_bytes, source, cpu_seconds, termination
+                        verdict, memory_bytes, worker_idle_rss_bytes, source, cpu_seconds, termination, repetition
                     FROM results \(filter) ORDER BY batch, job
                     """,
                 arguments: arguments)
@@ -299,7 +299,8 @@ public final class ResultStore: Sendable {
                         idleRSSBytes: (try? row.decode(Int.self, atIndex: 14 + types.count)) ?? 0,
                         batch: (try? row.decode(String.self, atIndex: 10)) ?? "", source: (try? row.decode(String.self, atIndex: 15 + types.count)) ?? "",
                         cpuSeconds: JobSummary.plausibleSeconds.clamping((try? row.decode(Double.self, atIndex: 16 + types.count)) ?? 0),
-                        termination: (try? row.decode(String.self, atIndex: 17 + types.count)).flatMap(Termination.init(rawValue:)))
+                        termination: (try? row.decode(String.self, atIndex: 17 + types.count)).flatMap(Termination.init(rawValue:)),
+                        repetition: (try? row.decode(Int.self, atIndex: 18 + types.count)) ?? 0)
                     if let implausibility = summary.implausibility { throw UndecodableRow.Reason(implausibility) }
                 } catch {
                     // Named by its batch and job, as well as they can be read.

@@ -9,6 +9,7 @@
 // folded as they are stored come in any order, so a puzzle is complete once each of its kind's
 // solvers has answered (`expectedSolvers`). Either way only unfinished puzzles are held.
 
+import GridlockCore
 import GridlockWire
 
 public struct SolverScores: Sendable {
@@ -24,8 +25,13 @@ public struct SolverScores: Sendable {
         public var termination: Termination?
         /// The time that counts: CPU time under a CPU limit, else wall time.
         public var seconds: Double
+        /// Which run of the puzzle this was (`--repeats`), from 0: the paired ratios pair runs by it.
+        public var repetition = 0
 
-        public init(batch: String, source: String, kind: PuzzleKind, solver: String, solved: Bool, wrong: Bool, termination: Termination?, seconds: Double) {
+        public init(
+            batch: String, source: String, kind: PuzzleKind, solver: String, solved: Bool, wrong: Bool, termination: Termination?, seconds: Double,
+            repetition: Int = 0
+        ) {
             self.batch = batch
             self.source = source
             self.kind = kind
@@ -34,6 +40,7 @@ public struct SolverScores: Sendable {
             self.wrong = wrong
             self.termination = termination
             self.seconds = seconds
+            self.repetition = repetition
         }
     }
 
@@ -92,6 +99,9 @@ public struct SolverScores: Sendable {
     }
 
     private var tallies: [Key: Tally] = [:]
+    /// Each pair of a kind's solvers, the first named before the second in name order, folded
+    /// puzzle by puzzle (SolverScores+Ratios.swift).
+    var ratios: [RatioKey: RepeatedPairedRatio] = [:]
     private var order: [Key] = []
     private var best: [PuzzleKind: Tally] = [:]
     private struct Puzzle: Hashable {
@@ -129,7 +139,7 @@ public struct SolverScores: Sendable {
         add(Job(
             batch: job.batch, source: job.source, kind: job.kind, solver: job.solver, solved: job.status.isAnswer && !job.isWrong,
             wrong: job.isWrong, termination: job.termination,
-            seconds: JobSummary.plausibleSeconds.clamping(usesCPUTime ? job.cpuSeconds : job.seconds)))
+            seconds: JobSummary.plausibleSeconds.clamping(usesCPUTime ? job.cpuSeconds : job.seconds), repetition: job.repetition))
     }
 
     public mutating func add(_ job: Job) {
@@ -174,6 +184,7 @@ public struct SolverScores: Sendable {
 
     private mutating func score(_ puzzle: Puzzle) {
         guard let runs = pending.removeValue(forKey: puzzle), let kind = runs.first?.kind else { return }
+        foldRatios(runs)
         let jobs = Self.combined(runs)
         let fastest = jobs.filter(\.solved).map(\.seconds).min()
         for job in jobs {

@@ -164,6 +164,8 @@ public struct JobSummary: Sendable {
     public var source = ""
     public var cpuSeconds = 0.0
     public var termination: Termination?
+    /// Which run of its puzzle (`--repeats`), for the paired ratios.
+    public var repetition = 0
 
     /// Whether the answer disagrees with the input's: the rule of `JobResult.contradictsExpected`.
     public var contradictsExpected: Bool {

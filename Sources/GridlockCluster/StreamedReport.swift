@@ -85,5 +85,6 @@ extension JobSummary {
         source = result.source
         cpuSeconds = JobSummary.plausibleSeconds.clamping(result.cpuSeconds)
         termination = result.termination
+        repetition = result.repetition
     }
 }

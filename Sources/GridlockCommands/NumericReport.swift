@@ -83,7 +83,7 @@ struct NumericTables {
 /// The tables of `report`: per group, per host and worker, the batches, the jobs that did not run.
 enum NumericReport {
     enum Table: String, CaseIterable {
-        case groups, scores, throughput, batches, machines, problems
+        case groups, scores, ratios, throughput, batches, machines, problems
     }
 
     static let scoreFields: [(String, @Sendable (SolverScores.Row) -> ReportValue)] = [
@@ -93,17 +93,25 @@ enum NumericReport {
         ("vbs_share", { .real($0.vbsShare) }),
     ]
 
+    static let ratioFields: [(String, @Sendable (SolverScores.RatioRow) -> ReportValue)] = [
+        ("kind", { .text($0.kind.rawValue) }), ("solver", { .text($0.solver) }), ("baseline", { .text($0.baseline) }),
+        ("puzzles", { .integer($0.estimate.puzzles) }), ("pairs", { .integer($0.estimate.pairs) }), ("ratio", { .real($0.estimate.ratio) }),
+        ("measured_ci95_low", { .real($0.estimate.measurement?.lowerBound) }), ("measured_ci95_high", { .real($0.estimate.measurement?.upperBound) }),
+        ("puzzles_ci95_low", { .real($0.estimate.acrossPuzzles?.lowerBound) }), ("puzzles_ci95_high", { .real($0.estimate.acrossPuzzles?.upperBound) }),
+    ]
+
     static let batchFields = [
         "id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs", "time_limit_seconds", "wall_limit_seconds",
         "memory_limit_bytes",
     ]
 
     static func tables(
-        _ report: BatchReport, scores: [SolverScores.Row]?, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredResult]
+        _ report: BatchReport, scores: [SolverScores.Row]?, ratios: [SolverScores.RatioRow]?, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredResult]
     ) -> NumericTables {
         NumericTables(tables: [
             (Table.groups.rawValue, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
             (Table.scores.rawValue, Self.scoreFields.map(\.0), (scores ?? []).map { row in Self.scoreFields.map { $0.1(row) } }),
+            (Table.ratios.rawValue, Self.ratioFields.map(\.0), (ratios ?? []).map { row in Self.ratioFields.map { $0.1(row) } }),
             (Table.throughput.rawValue, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
             (Table.batches.rawValue, Self.batchFields, batches.map {
                 [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),

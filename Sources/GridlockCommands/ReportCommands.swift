@@ -170,7 +170,8 @@ enum ReportPrinter {
         if let warning = MachineTable.mixedModels(machines.map(\.machine)) { StandardError.write("report: warning: \(warning)\n") }
         // Finished once: scoring the puzzles still held takes a pass over them.
         let scores = report.scoreRows
-        let tables = { NumericReport.tables(report, scores: scores, batches: environment, machines: machines, problems: problems) }
+        let ratios = report.ratioRows
+        let tables = { NumericReport.tables(report, scores: scores, ratios: ratios, batches: environment, machines: machines, problems: problems) }
         switch format {
         case .text, .markdown:
             let render = format == .text ? TextTable.aligned : TextTable.markdown
@@ -180,6 +181,7 @@ enum ReportPrinter {
             }
             parts.append(render(BatchReport.columns, report.rows))
             if let scores { parts.append(render(BatchReport.scoreColumns, BatchReport.scoreText(scores))) }
+            if let ratios { parts.append(render(BatchReport.ratioColumns, BatchReport.ratioText(ratios))) }
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))
             if !machines.isEmpty { parts.append(render(MachineTable.columns, machines.map { MachineTable.row($0.batch, $0.machine) })) }
             if !problems.isEmpty {

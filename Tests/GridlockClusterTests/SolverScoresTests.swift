@@ -66,3 +66,34 @@ import GridlockWire
         #expect(b.puzzles == 1 && b.solved == 0 && b.timeouts == 1 && Self.close(b.par2Seconds, 20))
     }
 }
+
+@Suite struct SolverRatioTests {
+    static func run(_ source: String, _ solver: String, _ repetition: Int, seconds: Double, solved: Bool = true) -> SolverScores.Job {
+        SolverScores.Job(
+            batch: "b", source: source, kind: .rushhour, solver: solver, solved: solved, wrong: !solved, termination: nil, seconds: seconds,
+            repetition: repetition)
+    }
+
+    @Test("each solver over its kind's first in the tables, paired by puzzle and repeat; a wrong run is no time")
+    func ratioRows() throws {
+        for ordered in [true, false] {
+            var scores = SolverScores(expectedSolvers: ordered ? nil : [.rushhour: 4])
+            var jobs = [
+                Self.run("f:1", "A", 0, seconds: 1), Self.run("f:1", "B", 0, seconds: 2),
+                Self.run("f:1", "A", 1, seconds: 4), Self.run("f:1", "B", 1, seconds: 8),
+                Self.run("f:2", "A", 0, seconds: 3), Self.run("f:2", "B", 0, seconds: 6),
+                // Wrong: its pair is left out, and so is the puzzle's measured spread.
+                Self.run("f:2", "A", 1, seconds: 1), Self.run("f:2", "B", 1, seconds: 100, solved: false),
+            ]
+            if !ordered { jobs.reverse() }
+            for job in jobs { scores.add(job) }
+            scores.finish()
+            let forward = try #require(scores.ratioRows(order: [(.rushhour, "A"), (.rushhour, "B")]).first)
+            #expect(forward.solver == "B" && forward.baseline == "A" && forward.estimate.puzzles == 2 && forward.estimate.pairs == 3)
+            #expect(SolverScoresTests.close(forward.estimate.ratio, 2))
+            #expect(forward.estimate.measurement == nil)
+            let backward = try #require(scores.ratioRows(order: [(.rushhour, "B"), (.rushhour, "A")]).first)
+            #expect(backward.solver == "A" && backward.baseline == "B" && SolverScoresTests.close(backward.estimate.ratio, 0.5))
+        }
+    }
+}

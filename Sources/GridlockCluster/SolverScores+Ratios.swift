@@ -1,0 +1,56 @@
+// The paired ratios of a batch's solvers (RepeatedPairedRatio), folded beside the scores: a
+// puzzle's runs are complete at the same moment for both. Only right answers are timed: a
+// cut-off's time is its limit, and a wrong answer's is no solver's.
+
+import GridlockCore
+import GridlockWire
+
+extension SolverScores {
+    struct RatioKey: Hashable {
+        var kind: PuzzleKind
+        /// first < second, by name.
+        var first: String
+        var second: String
+    }
+
+    /// One row of the ratios table: `solver`'s time over `baseline`'s.
+    public struct RatioRow: Sendable, Hashable {
+        public var kind: PuzzleKind
+        public var solver: String
+        public var baseline: String
+        public var estimate: RepeatedPairedRatio.Estimate
+    }
+
+    /// Every pair of the puzzle's solvers, its right answers' times by repeat number.
+    mutating func foldRatios(_ runs: [Job]) {
+        var times: [String: [Int: Double]] = [:]
+        for run in runs where run.solved {
+            times[run.solver, default: [:]][run.repetition] = run.seconds
+        }
+        guard times.count >= 2, let kind = runs.first?.kind else { return }
+        let solvers = times.keys.sorted()
+        for (index, first) in solvers.enumerated() {
+            for second in solvers[(index + 1)...] {
+                ratios[RatioKey(kind: kind, first: first, second: second), default: RepeatedPairedRatio()].add(baseline: times[first]!, other: times[second]!)
+            }
+        }
+    }
+
+    /// Each solver of a kind against `baselines[kind]` (the kind's first solver in the tables),
+    /// in `order`; none for a kind with one solver.
+    public func ratioRows(order: [(kind: PuzzleKind, solver: String)]) -> [RatioRow] {
+        var baselines: [PuzzleKind: String] = [:]
+        var rows: [RatioRow] = []
+        for (kind, solver) in order {
+            guard let baseline = baselines[kind] else {
+                baselines[kind] = solver
+                continue
+            }
+            let forward = RatioKey(kind: kind, first: baseline, second: solver)
+            let backward = RatioKey(kind: kind, first: solver, second: baseline)
+            guard let estimate = ratios[forward]?.estimate ?? ratios[backward]?.estimate.map(\.inverted) else { continue }
+            rows.append(RatioRow(kind: kind, solver: solver, baseline: baseline, estimate: estimate))
+        }
+        return rows
+    }
+}
