@@ -159,7 +159,7 @@ public struct ExternalProcess: Sendable {
     /// Every child of this process left after a run is an escaped descendant of its solver
     /// (setsid, then orphaned to us as its reaper): killed and reaped, again until none is
     /// left, since killing one orphans its own children to us just after the look.
-    private static func killEscapedDescendants() {
+    static func killEscapedDescendants() {
         for _ in 0..<20 {
             let children = ProcessGroupSample.children(of: getpid())
             if children.isEmpty { break }
@@ -175,7 +175,7 @@ public struct ExternalProcess: Sendable {
 
     /// A pipe whose ends are 3 or more (so the child's dup2 onto 0-2 never clobbers one) and
     /// close on exec (so no other job's solver inherits them).
-    private static func pipe() throws(StartFailure) -> (read: Int32, write: Int32) {
+    static func pipe() throws(StartFailure) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         guard gridlock_pipe_close_on_exec(&ends) == 0 else {
             throw StartFailure(description: "cannot make a pipe for the solver: \(String(cString: strerror(errno)))")
@@ -194,11 +194,11 @@ public struct ExternalProcess: Sendable {
 
     /// Writing to a solver that has gone raises SIGPIPE, which would kill the worker: ignored
     /// once, process-wide (write then fails with EPIPE, which the pump expects).
-    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+    static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// The solver's children, killed with its group, become ours when it dies, and are reaped
     /// here: otherwise each would stay a zombie wherever the init process does not reap.
-    private static let reapOrphans: Void = { _ = gridlock_become_subreaper() }()
+    static let reapOrphans: Void = { _ = gridlock_become_subreaper() }()
 
     /// Whether this process has no children but its solvers (a worker, `solve`): then every
     /// child left after a run, a solver's escaped descendant (setsid), is killed and reaped.
@@ -219,7 +219,7 @@ public struct ExternalProcess: Sendable {
     }
 
     /// Whether `pid` has exited, without reaping it.
-    private static func hasExited(_ pid: pid_t) -> Bool {
+    static func hasExited(_ pid: pid_t) -> Bool {
         var info = siginfo_t()
         let code = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | WNOHANG)
         return (code == 0 && info._sifields._sigchld.si_pid == pid) || (code < 0 && errno != EINTR)
@@ -244,7 +244,7 @@ public struct ExternalProcess: Sendable {
         }
     }
 
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
         var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }

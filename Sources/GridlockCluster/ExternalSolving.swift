@@ -58,10 +58,15 @@ public enum ExternalSolving {
         _ solver: ExternalSolver, on puzzle: ParsedPuzzle, deadline: ContinuousClock.Instant?, limits: JobLimits = JobLimits(),
         checks: SolveOptions = SolveOptions()
     ) -> Outcome {
-        let process = ExternalProcess(command: solver.command, environment: puzzle.externalEnvironment)
         let run: ExternalProcess.Run
         do {
-            run = try process.run(input: Array(puzzle.externalInput.utf8), deadline: deadline, limits: limits)
+            switch solver.mode {
+            case .once:
+                let process = ExternalProcess(command: solver.command, environment: puzzle.externalEnvironment)
+                run = try process.run(input: Array(puzzle.externalInput.utf8), deadline: deadline, limits: limits)
+            case .serve:
+                run = try ExternalServers.answer(solver, puzzle: puzzle, deadline: deadline, limits: limits)
+            }
         } catch {
             return Outcome(status: .failed, failure: .error, error: "error: \(error.description)", termination: .error)
         }

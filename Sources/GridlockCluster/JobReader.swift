@@ -231,7 +231,7 @@ public final class JobReader {
             batch: specification.batch, id: nextID, attempt: 0, kind: kind, puzzle: text, solver: solver,
             maxStates: specification.maxStates, timeoutSeconds: specification.timeoutSeconds, source: "\(name):\(line)",
             firstLine: line, options: readOptions,
-            solverDigest: specification.external.named(solver, kind: kind).map { JobFingerprint.digest(of: $0.command) } ?? 0,
+            solverDigest: specification.external.named(solver, kind: kind).map { JobFingerprint.digest(of: $0.identity) } ?? 0,
             limits: specification.limits, repetition: repetition)
     }
 }

@@ -51,9 +51,9 @@ public enum JobRunner {
         let deadline = job.timeoutSeconds.map { start.advanced(by: .seconds($0)) }
         let options = limited(SolveOptions.until(deadline, SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes)), by: job.limits)
         if let solver = external.named(job.solver, kind: kind) {
-            guard JobFingerprint.digest(of: solver.command) == job.solverDigest else {
+            guard JobFingerprint.digest(of: solver.identity) == job.solverDigest else {
                 cpuClock.forget()
-                result.error = "this worker's outside solver \(solver.name) runs another command than the coordinator's --external names: give every worker and the coordinator the same --external"
+                result.error = "this worker's outside solver \(solver.name) runs another command than the coordinator's, or runs it otherwise (--external or --external-serve): give every worker and the coordinator the same flags"
                 return result
             }
             let outcome = ExternalSolving.run(solver, on: puzzle, deadline: deadline, limits: job.limits, checks: options)

@@ -37,6 +37,26 @@ struct ProcessGroupSample: Sendable, Hashable {
         return sample
     }
 
+    /// The processes of the tree under `root` now, `root` itself left out.
+    static func members(tree root: pid_t) -> [pid_t] {
+        var children: [pid_t: [pid_t]] = [:]
+        forEachProcess { pid, fields in children[fields.parent, default: []].append(pid) }
+        var members: [pid_t] = []
+        var queue = children[root] ?? []
+        while let pid = queue.popLast() {
+            members.append(pid)
+            queue += children[pid] ?? []
+        }
+        return members
+    }
+
+    /// The CPU ticks (its own and its waited-for children's) and resident bytes of one process,
+    /// from its stat; nil once it has ended.
+    static func usage(of pid: pid_t) -> (cpuSeconds: Double, residentBytes: Int)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let fields = fields(ofStat: stat) else { return nil }
+        return (fields.cpuTicks / ticks, fields.residentPages * pageSize)
+    }
+
     /// The processes whose parent is `parent`, from /proc.
     static func children(of parent: pid_t) -> [pid_t] {
         var children: [pid_t] = []

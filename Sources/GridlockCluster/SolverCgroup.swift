@@ -96,6 +96,10 @@ final class SolverCgroup {
     /// The most memory the group held at once.
     var peakBytes: Int { Self.number(in: memory + "/memory.max_usage_in_bytes") ?? 0 }
 
+    /// Starts the peak over: a serving solver's group lives for many jobs, and each job's peak
+    /// is its own (ExternalServer).
+    func resetPeak() { _ = Self.write("0", to: memory + "/memory.max_usage_in_bytes") }
+
     /// How many processes of the group the kernel killed for its memory limit. (memory.failcnt
     /// also counts the page cache reclaimed at the limit, which a solver that reads files meets
     /// without running out of memory.)

@@ -197,6 +197,8 @@ public enum Worker {
                 external: external)
             queue.finished(result, seconds: Double(seconds: start.duration(to: clock.now)))
         }
+        // Its serving solvers end with it, their control groups removed.
+        ExternalServers.stopAll()
     }
 }
 

@@ -1,4 +1,4 @@
-// `--external KIND:NAME=COMMAND`, repeatable: outside solvers for solve, batch, coordinator and
+// `--external KIND:NAME=COMMAND` and `--external-serve KIND:NAME=COMMAND`, repeatable: outside solvers for solve, batch, coordinator and
 // worker (GridlockCore's ExternalSolver.swift has the contract). A batch hands its flags to the
 // workers it starts; a coordinator needs them only to accept the names in --solver.
 
@@ -14,19 +14,26 @@ struct ExternalSolverOptions: ParsableArguments {
             valueName: "KIND:NAME=COMMAND"))
     var texts: [String] = []
 
+    @Option(
+        name: .customLong("external-serve"),
+        help: ArgumentHelp(
+            "An outside solver that serves, repeatable: KIND:NAME=COMMAND starts COMMAND once per worker process and writes it one puzzle a line (a grid's rows joined by '/'); it answers each with one JSON line, as above, flushed. A server that dies, overruns a limit or prints more than an answer is restarted.",
+            valueName: "KIND:NAME=COMMAND"))
+    var serving: [String] = []
+
     func validate() throws { _ = try solvers() }
 
     /// The solvers the flags name.
     func solvers() throws -> [ExternalSolver] {
         do {
-            return try ExternalSolver.parseAll(texts)
+            return try ExternalSolver.parseAll(texts, serving: serving)
         } catch {
-            throw ValidationError("--external: \(error.description)")
+            throw ValidationError("\(serving.isEmpty ? "--external" : "--external/--external-serve"): \(error.description)")
         }
     }
 
     /// The same flags, for the processes a command starts.
-    var flags: [String] { texts.flatMap { ["--external", $0] } }
+    var flags: [String] { texts.flatMap { ["--external", $0] } + serving.flatMap { ["--external-serve", $0] } }
 }
 
 extension SolveReport {

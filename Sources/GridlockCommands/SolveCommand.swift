@@ -97,6 +97,7 @@ struct SolveCommand: ParsableCommand {
     func run() throws {
         // This process's only children are its outside solvers' (ExternalProcess).
         ExternalProcess.reapsEveryChild.store(true, ordering: .relaxed)
+        defer { ExternalServers.stopAll() }
         if let solver, timeout == nil, (try? external.solvers())?.contains(where: { $0.name == solver }) == true {
             StandardError.write("solve: no --timeout: an outside solver that never ends is never stopped\n")
         }

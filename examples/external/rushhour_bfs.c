@@ -1,16 +1,26 @@
 /* A plain breadth-first Rush Hour solver in C: an example of an outside solver for Gridlock
- * (`gridlock check`, and the coming `--external`). The same contract as rushhour_bfs.py: one
- * board of 36 characters on standard input (Fogleman's line format; other words on the line
- * are ignored), one JSON object on standard output, {"status":"solved","moves":[...]} with the
- * fewest moves or {"status":"unsolvable"}.
+ * (`gridlock check`, `--external` and `--external-serve`). The same contract as
+ * rushhour_bfs.py: one board of 36 characters on standard input (Fogleman's line format; other
+ * words on the line are ignored), one JSON object on standard output,
+ * {"status":"solved","moves":[...]} with the fewest moves or {"status":"unsolvable"}, either with
+ * "stats":{"seconds":...}, the time spent solving alone.
+ *
+ * With --serve the process stays up to spare a start per puzzle: one puzzle a line in, one
+ * answer a line out, flushed at once because the other end waits for it before sending the next,
+ * until the end of input. A line with no board gets {"status":"error","message":...} and serving
+ * goes on; without --serve it is an error exit, as before. The tables are freed after each
+ * puzzle, so one hard puzzle does not hold its memory for the rest of the run.
  *
  *     cc -O2 -o rushhour_bfs examples/external/rushhour_bfs.c
  *     echo 'ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo' | ./rushhour_bfs
+ *     cut -d' ' -f2 data/rushhour/rush_every32.txt | ./rushhour_bfs --serve
  */
+#define _POSIX_C_SOURCE 200809L  /* getline, clock_gettime */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { SIZE = 6, MAX_BLOCKS = 26 };
 
@@ -71,10 +81,31 @@ static void grow_table(void) {
     free(old);
 }
 
-static void print_moves(int32_t index) {
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Drops every state, so the next puzzle starts from nothing and memory does not pile up. */
+static void forget(void) {
+    free(states);
+    free(table);
+    states = NULL;
+    table = NULL;
+    state_count = state_capacity = table_size = 0;
+}
+
+/* Prints the answer for the goal state at index, or "unsolvable" when index is negative. */
+static void print_answer(int32_t index, double seconds) {
+    if (index < 0) {
+        printf("{\"status\":\"unsolvable\",\"stats\":{\"seconds\":%.9f}}\n", seconds);
+        return;
+    }
     int count = 0;
     for (int32_t at = index; states[at].parent >= 0; at = states[at].parent) count++;
     int32_t *path = malloc(sizeof(int32_t) * (count + 1));
+    if (!path) { fputs("rushhour_bfs: out of memory\n", stderr); exit(1); }
     int n = count;
     for (int32_t at = index; states[at].parent >= 0; at = states[at].parent) path[--n] = at;
     printf("{\"status\":\"solved\",\"moves\":[");
@@ -85,17 +116,17 @@ static void print_moves(int32_t index) {
         const char *word = blocks[b].horizontal ? (state->distance < 0 ? "left" : "right") : (state->distance < 0 ? "up" : "down");
         printf("%s\"%c %s %d\"", i ? "," : "", state->name, word, abs(state->distance));
     }
-    printf("]}\n");
+    printf("],\"stats\":{\"seconds\":%.9f}}\n", seconds);
     free(path);
 }
 
-int main(void) {
-    char line[4096], board[SIZE * SIZE + 1] = {0};
-    if (!fgets(line, sizeof line, stdin)) { fputs("rushhour_bfs: no input\n", stderr); return 1; }
+/* Reads the board out of a line into the block tables; NULL when it is one, else what is wrong. */
+static const char *read_board(char *line, uint8_t *start) {
+    char board[SIZE * SIZE + 1] = {0};
     for (char *word = strtok(line, " \t\r\n"); word; word = strtok(NULL, " \t\r\n"))
         if (strlen(word) == SIZE * SIZE) memcpy(board, word, SIZE * SIZE);
-    if (!board[0]) { fputs("rushhour_bfs: expected a board of 36 characters\n", stderr); return 1; }
-    uint8_t start[MAX_BLOCKS] = {0};
+    if (!board[0]) return "expected a board of 36 characters";
+    block_count = 0;
     for (char name = 'A'; name <= 'Z'; name++) {
         int first = -1, last = -1, count = 0;
         for (int i = 0; i < SIZE * SIZE; i++)
@@ -106,16 +137,26 @@ int main(void) {
         block->length = count;
         block->horizontal = first / SIZE == last / SIZE;
         block->line = block->horizontal ? first / SIZE : first % SIZE;
+        /* A block in pieces or bent is no board, and its cells would run off the grid. */
+        int step = block->horizontal ? 1 : SIZE;
+        for (int k = 0; k < count; k++)
+            if (first + k * step >= SIZE * SIZE || board[first + k * step] != name)
+                return "a block is not one straight run of cells";
         start[block_count++] = (uint8_t)(block->horizontal ? first % SIZE : first / SIZE);
     }
     for (int i = 0; i < SIZE * SIZE; i++) walls[i / SIZE][i % SIZE] = board[i] == 'x';
-    if (block_count == 0 || blocks[0].name != 'A') { fputs("rushhour_bfs: no prisoner A\n", stderr); return 1; }
+    if (block_count == 0 || blocks[0].name != 'A') return "no prisoner A";
+    return NULL;
+}
+
+/* The breadth-first search from start: the goal state's index, or -1 when there is none. */
+static int32_t solve(const uint8_t *start) {
     int goal = SIZE - blocks[0].length;
     add(start, -1, 0, 0);
     for (size_t head = 0; head < state_count; head++) {
         uint8_t position[MAX_BLOCKS];
         memcpy(position, states[head].position, block_count);
-        if (position[0] == goal) { print_moves((int32_t)head); return 0; }
+        if (position[0] == goal) return (int32_t)head;
         int taken[SIZE][SIZE];
         memcpy(taken, walls, sizeof taken);
         for (int b = 0; b < block_count; b++)
@@ -137,6 +178,40 @@ int main(void) {
             }
         }
     }
-    printf("{\"status\":\"unsolvable\"}\n");
+    return -1;
+}
+
+/* Reads, solves and answers one line; returns the error, if any, without printing it. */
+static const char *answer(char *line) {
+    uint8_t start[MAX_BLOCKS] = {0};
+    const char *error = read_board(line, start);
+    if (error) return error;
+    double began = now();
+    int32_t goal = solve(start);
+    double seconds = now() - began;
+    print_answer(goal, seconds);
+    forget();
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    int serving = argc == 2 && strcmp(argv[1], "--serve") == 0;
+    if (argc > 1 && !serving) { fputs("usage: rushhour_bfs [--serve]\n", stderr); return 2; }
+    /* getline grows the buffer to fit, so no line is cut in two and read as two puzzles. */
+    char *line = NULL;
+    size_t capacity = 0;
+    if (!serving) {
+        if (getline(&line, &capacity, stdin) < 0) { free(line); fputs("rushhour_bfs: no input\n", stderr); return 1; }
+        const char *error = answer(line);
+        free(line);
+        if (error) { fprintf(stderr, "rushhour_bfs: %s\n", error); return 1; }
+        return 0;
+    }
+    while (getline(&line, &capacity, stdin) >= 0) {
+        const char *error = answer(line);
+        if (error) printf("{\"status\":\"error\",\"message\":\"%s\"}\n", error);
+        fflush(stdout);
+    }
+    free(line);
     return 0;
 }

@@ -2,19 +2,37 @@
 // `--external KIND:NAME=COMMAND`. COMMAND runs through /bin/sh -c once per puzzle, reads the
 // puzzle on standard input in its kind's line form (no expected answer), and prints one JSON
 // object: {"status":"solved","moves":[...]} or {"status":"unsolvable"} (ExternalAnswer.swift).
-// Gridlock replays every answer with the kind's validator. This file is the pure part: the
-// flag's reading, the names' rules, and the text a puzzle is handed over as.
+// Gridlock replays every answer with the kind's validator. `--external-serve` starts COMMAND
+// once per worker process instead, and hands it one puzzle a line, reading one answer a line
+// (ExternalServer.swift). This file is the pure part: the flags' reading, the names' rules, and
+// the text a puzzle is handed over as.
 
 public struct ExternalSolver: Sendable, Hashable {
     public var kind: PuzzleKind
     public var name: String
     public var command: String
+    public var mode: Mode
 
-    public init(kind: PuzzleKind, name: String, command: String) {
+    /// How the command is run.
+    public enum Mode: String, Sendable, Hashable {
+        /// A process per puzzle (`--external`).
+        case once
+        /// A long-lived process per worker, a puzzle a line (`--external-serve`).
+        case serve
+
+        var flag: String { self == .once ? "--external" : "--external-serve" }
+    }
+
+    public init(kind: PuzzleKind, name: String, command: String, mode: Mode = .once) {
         self.kind = kind
         self.name = name
         self.command = command
+        self.mode = mode
     }
+
+    /// What a job's fingerprint and a worker's check take of the solver: its command, and
+    /// whether it serves (the same program run either way is timed differently).
+    public var identity: String { mode == .once ? command : "serve\n" + command }
 
     public struct Unreadable: Error, CustomStringConvertible, Sendable, Hashable {
         public var description: String
@@ -25,8 +43,8 @@ public struct ExternalSolver: Sendable, Hashable {
     /// The longest command: a shell line, not a script (put a script in a file).
     public static let maximumCommandBytes = 4_096
 
-    /// Reads `KIND:NAME=COMMAND`, as `--external` gives it.
-    public static func parse(_ text: String) throws(Unreadable) -> ExternalSolver {
+    /// Reads `KIND:NAME=COMMAND`, as `--external` (or `--external-serve`) gives it.
+    public static func parse(_ text: String, mode: Mode = .once) throws(Unreadable) -> ExternalSolver {
         let example = "such as rushhour:pybfs='python3 solver.py'"
         guard let colon = text.firstIndex(of: ":"), let equals = text.firstIndex(of: "="), colon < equals else {
             throw Unreadable(description: "'\(text.printable)' is not KIND:NAME=COMMAND (\(example))")
@@ -44,7 +62,7 @@ public struct ExternalSolver: Sendable, Hashable {
         guard command.utf8.count <= maximumCommandBytes, !command.utf8.contains(0) else {
             throw Unreadable(description: "the solver \(name)'s command is over \(maximumCommandBytes) bytes or holds a NUL: put a long command in a script")
         }
-        return ExternalSolver(kind: kind, name: name, command: command)
+        return ExternalSolver(kind: kind, name: name, command: command, mode: mode)
     }
 
     /// A name is a letter, then letters, digits, '-', '_' and '.', and no built-in solver of any
@@ -62,13 +80,15 @@ public struct ExternalSolver: Sendable, Hashable {
         }
     }
 
-    /// Reads every `--external` flag, refusing a name given twice for one kind.
-    public static func parseAll(_ texts: [String]) throws(Unreadable) -> [ExternalSolver] {
+    /// Reads every `--external` and `--external-serve` flag, refusing a name given twice for
+    /// one kind.
+    public static func parseAll(_ texts: [String], serving: [String] = []) throws(Unreadable) -> [ExternalSolver] {
         var solvers: [ExternalSolver] = []
-        for text in texts {
-            let solver = try parse(text)
-            guard !solvers.contains(where: { $0.kind == solver.kind && $0.name == solver.name }) else {
-                throw Unreadable(description: "the \(solver.kind.rawValue) solver \(solver.name) is given twice by --external")
+        for (text, mode) in texts.map({ ($0, Mode.once) }) + serving.map({ ($0, Mode.serve) }) {
+            let solver = try parse(text, mode: mode)
+            if let given = solvers.first(where: { $0.kind == solver.kind && $0.name == solver.name }) {
+                let flags = given.mode == mode ? "twice by \(mode.flag)" : "by both --external and --external-serve"
+                throw Unreadable(description: "the \(solver.kind.rawValue) solver \(solver.name) is given \(flags)")
             }
             solvers.append(solver)
         }
@@ -105,6 +125,12 @@ extension ParsedPuzzle {
         if let tiles { return tiles.lineText + "\n" }
         if let tilt { return tilt.lineText + "\n" }
         return "\n"
+    }
+
+    /// What a serving solver (`--external-serve`) reads for this puzzle: the same text on one
+    /// line, a grid's rows joined by '/'.
+    public var externalLine: String {
+        externalInput.dropLast().split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "/") + "\n"
     }
 
     /// What the solver needs beside the text, as environment variables: the kind, and a tile

@@ -1,0 +1,141 @@
+// Serving outside solvers for real (issue 19, `--external-serve`): one long-lived process per
+// worker, a puzzle a line, an answer a line. Shell servers that keep a log beside their answers
+// (their pid and how many puzzles they have read) show which process answered what: one
+// process for a whole run, and a new one after each that died, overran or went out of step.
+
+import Foundation
+import Testing
+
+@Suite("serving outside solvers: one process, restarted when it fails", .serialized)
+struct ServedSolverCommandTests {
+    static let puzzle = ExternalSolverCommandTests.puzzle
+
+    /// A shell server that logs "PID N LINE" for each line it reads (N: the lines all servers
+    /// of the run have read, from 1), then runs `act` (with N in $n) and, unless `act` answered,
+    /// prints `answer`.
+    static func server(log: String, answer: String, act: String = "") -> String {
+        "while read -r line; do n=$(($(cat '\(log)' 2>/dev/null | wc -l) + 1)); echo \"$$ $n $line\" >> '\(log)'; \(act) echo '\(answer)'; done"
+    }
+
+    static func logged(_ log: String) throws -> [(pid: Int32, count: Int, line: String)] {
+        try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { entry in
+            let parts = entry.split(separator: " ", maxSplits: 2)
+            return (Int32(parts[0])!, Int(parts[1])!, parts.count > 2 ? String(parts[2]) : "")
+        }
+    }
+
+    /// `solve` over `count` copies of the puzzle, one process serving them.
+    static func solve(_ command: String, count: Int = 3, _ extra: [String] = [], environment: [String: String] = [:]) throws -> CommandOutput {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let input = directory.appendingPathComponent("p.txt")
+        try String(repeating: "23 \(puzzle) 1234\n", count: count).write(to: input, atomically: true, encoding: .utf8)
+        return try GridlockBinary.run(
+            ["solve", input.path, "--external-serve", "rushhour:outside=\(command)", "--solver", "outside", "--timeout", "5"] + extra,
+            environment: environment)
+    }
+
+    static func outcomes(_ output: CommandOutput) -> [String] {
+        output.stdout.split(separator: "\n").filter { $0.contains("outside:") }.map(String.init)
+    }
+
+    @Test("one process answers every puzzle, each handed over as one line; it is gone when the run ends")
+    func oneProcess() throws {
+        let log = try BatchCommandTests.temporaryDirectory().appendingPathComponent("log").path
+        let result = try Self.solve(Self.server(log: log, answer: try ExternalSolverCommandTests.rightAnswer()))
+        #expect(result.status == 0 && Self.outcomes(result).count == 3, "\(result.stdout)\(result.stderr)")
+        #expect(Self.outcomes(result).allSatisfy { $0.contains("solved in 23 moves (as expected)") }, "\(result.stdout)")
+        let entries = try Self.logged(log)
+        #expect(entries.map(\.count) == [1, 2, 3] && Set(entries.map(\.pid)).count == 1, "\(entries)")
+        #expect(entries.allSatisfy { $0.line == Self.puzzle }, "the board alone: \(entries)")
+        #expect(ExternalSolverCommandTests.isGone(entries[0].pid))
+    }
+
+    @Test("a server that dies mid-puzzle: that puzzle crashed, with its code; the next puzzle starts a new one")
+    func diedRestarted() throws {
+        let log = try BatchCommandTests.temporaryDirectory().appendingPathComponent("log").path
+        let result = try Self.solve(Self.server(log: log, answer: try ExternalSolverCommandTests.rightAnswer(), act: "[ $n = 2 ] && exit 4;"))
+        let outcomes = Self.outcomes(result)
+        #expect(result.status == 2 && outcomes.count == 3, "\(result.stdout)\(result.stderr)")
+        #expect(outcomes[0].contains("solved") && outcomes[1].contains("crashed: outside exited with code 4") && outcomes[2].contains("solved"), "\(outcomes)")
+        let entries = try Self.logged(log)
+        #expect(entries.map(\.count) == [1, 2, 3] && entries[0].pid == entries[1].pid && entries[2].pid != entries[0].pid, "\(entries)")
+    }
+
+    @Test("a server past the deadline is killed, and the next puzzle starts a new one")
+    func overrunRestarted() throws {
+        let log = try BatchCommandTests.temporaryDirectory().appendingPathComponent("log").path
+        let result = try Self.solve(
+            Self.server(log: log, answer: try ExternalSolverCommandTests.rightAnswer(), act: "[ $n = 1 ] && sleep 30;"), count: 2, ["--timeout", "1"])
+        let outcomes = Self.outcomes(result)
+        #expect(outcomes.count == 2 && outcomes[0].contains("cut off") && outcomes[1].contains("solved"), "\(result.stdout)\(result.stderr)")
+        let entries = try Self.logged(log)
+        #expect(entries.count == 2 && entries[0].pid != entries[1].pid, "\(entries)")
+        #expect(ExternalSolverCommandTests.isGone(entries[0].pid))
+    }
+
+    @Test("an answer that is not JSON is an error, escaped, and the same server goes on; a line past 1 MiB restarts it")
+    func garbageAndOverlong() throws {
+        let log = try BatchCommandTests.temporaryDirectory().appendingPathComponent("log").path
+        let answer = try ExternalSolverCommandTests.rightAnswer()
+        let act = #"[ $n = 1 ] && { printf '\033[2Jnot json\n'; continue; }; [ $n = 2 ] && { head -c 1200000 /dev/zero | tr '\0' a; echo; continue; };"#
+        let result = try Self.solve(Self.server(log: log, answer: answer, act: act), count: 4)
+        let outcomes = Self.outcomes(result)
+        #expect(outcomes.count == 4, "\(result.stdout)\(result.stderr)")
+        #expect(outcomes[0].contains(#"error: the answer is not JSON: '\u{1B}[2Jnot json'"#), "\(outcomes)")
+        #expect(outcomes[1].contains("printed over 1024 KiB"), "\(outcomes)")
+        #expect(outcomes[2].contains("solved") && outcomes[3].contains("solved"), "\(outcomes)")
+        let entries = try Self.logged(log)
+        // The first server read the first two lines; a new one the last two.
+        #expect(entries.map(\.count) == [1, 2, 3, 4] && entries[0].pid == entries[1].pid && entries[2].pid != entries[1].pid, "\(entries)")
+    }
+
+    @Test("spinning past --time-limit 1 is a timeout at 1-2 s of CPU; allocating past --memory-limit 256M a memout; each server replaced", arguments: LimitCommandTests.methods)
+    func limits(method: String) throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 2, step: 500).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let allocate = directory.appendingPathComponent("allocate.py")
+        try "import sys\nsys.stdin.readline()\nheld = []\nwhile True:\n    held.append(b'x' * 10_000_000)\n".write(to: allocate, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("r.sqlite").path
+        let batch = try GridlockBinary.run([
+            "batch", input.path, "--workers", "1", "--db", database, "--time-limit", "1", "--memory-limit", "256M", "--timeout", "20",
+            "--external-serve", "rushhour:spin=read -r line; while :; do :; done", "--external-serve", "rushhour:allocate=python3 \(allocate.path)",
+            "--solver", "spin,allocate,bfs",
+        ], environment: LimitCommandTests.environment(method))
+        #expect(batch.status == 2 && batch.stderr.contains("0 worker restarts"), "\(batch.stderr)")
+        let rows = try LimitCommandTests.rows(database)
+        #expect(rows.count == 6)
+        for row in rows {
+            let cpu = row["cpuSeconds"] as? Double ?? -1, wall = row["seconds"] as? Double ?? -1
+            switch row["solver"] as? String {
+            case "spin":
+                #expect(row["termination"] as? String == "timeout" && cpu >= 1 && cpu <= 2, "\(row)")
+            case "allocate":
+                #expect(row["termination"] as? String == "memout" && wall < 2, "\(row)")
+            default:
+                #expect(row["status"] as? String == "solved", "\(row)")
+            }
+        }
+    }
+
+    @Test("batch serves the example solver beside bfs: every answer validated and as long as bfs's")
+    func batchWithExample() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 20, step: 300).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let example = GridlockBinary.repository.appendingPathComponent("examples/external/rushhour_bfs.py").path
+        let database = directory.appendingPathComponent("r.sqlite").path
+        let batch = try GridlockBinary.run([
+            "batch", input.path, "--workers", "2", "--db", database, "--timeout", "60",
+            "--external-serve", "rushhour:py=python3 \(example) --serve", "--solver", "py,bfs",
+        ])
+        #expect(batch.status == 0 && batch.stderr.contains("40 solved, 0 unsolvable, 0 cutoff, 0 invalid, 0 failed, 0 wrong"), "\(batch.stderr)")
+        let rows = try LimitCommandTests.rows(database)
+        var moves: [String: [String: Int]] = [:]
+        for row in rows { moves[row["source"] as? String ?? "", default: [:]][row["solver"] as? String ?? ""] = row["moves"] as? Int }
+        #expect(moves.count == 20 && moves.values.allSatisfy { $0["py"] != nil && $0["py"] == $0["bfs"] }, "\(moves)")
+        #expect(rows.allSatisfy { $0["verdict"] as? String == "correct" }, "\(rows.first ?? [:])")
+    }
+}
