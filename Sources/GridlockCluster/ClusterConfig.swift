@@ -16,17 +16,25 @@
 //   job.time_limit_s      = 10         CPU seconds a job's solver may use
 //   job.memory_limit      = 2G         memory a job's solver may hold
 //   job.max_states        = 50000000
+//   job.external          = rushhour:py=python3 solver.py   an outside solver (repeatable)
+//   job.external_serve    = rushhour:c=./solver --serve     a serving one (repeatable)
 
 import Foundation
+import GridlockCore
 
 public struct ClusterConfig: Sendable, Hashable {
     public var values: [String: String] = [:]
 
-    public static let keys: Set<String> = [
+    public static let keys: Set<String> = Set([
         "coordinator.bind", "coordinator.endpoint", "sink.bind", "sink.endpoint", "sink.database",
         "worker.processes", "worker.window", "worker.heartbeat_ms", "coordinator.silence_limit_s",
         "coordinator.store_timeout_s", "coordinator.attempts", "job.timeout_s", "job.time_limit_s", "job.memory_limit", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.metrics", "worker.coordinator_silence_s",
-    ]
+    ]).union(repeatableKeys)
+
+    /// Keys that may be given on several lines, each a value of its own, in order: the outside
+    /// solvers (`--external`, `--external-serve`), as the flags are repeated.
+    public static let repeatableKeys: Set<String> = ["job.external", "job.external_serve"]
+    public var lists: [String: [String]] = [:]
 
     public init() {}
 
@@ -73,6 +81,15 @@ public struct ClusterConfig: Sendable, Hashable {
                 guard let number = Double(parts[1]), number > 0, number <= most else {
                     throw Problem(file: file, line: index + 1, message: "`\(parts[0])` must be a positive number up to \(most == 1e9 ? "1e9" : "1e15"), not `\(parts[1])`")
                 }
+            }
+            if repeatableKeys.contains(parts[0]) {
+                do {
+                    _ = try ExternalSolver.parse(parts[1])
+                } catch {
+                    throw Problem(file: file, line: index + 1, message: "`\(parts[0])`: \(error.description)")
+                }
+                config.lists[parts[0], default: []].append(parts[1])
+                continue
             }
             if parts[0] == "job.memory_limit", ByteSize.parse(parts[1]) == nil {
                 throw Problem(file: file, line: index + 1, message: "`job.memory_limit` takes a size with its unit (256M, 2G), not `\(parts[1])`")

@@ -69,6 +69,7 @@ struct BatchCommand: ParsableCommand {
 
     func validate() throws {
         try jobOptions.validate()
+        try jobOptions.checkSolvers()
         guard workers >= 1, workers <= 4_096 else { throw ValidationError("--workers must be from 1 to 4096") }
         try memoryBudget.validate(sharedBy: workers)
         if let batch { try BatchName.check(batch) }
@@ -207,7 +208,6 @@ struct JobOptions: ParsableArguments {
     var solverNames: [String] { solver.map(SolverList.names) ?? [] }
 
     func validate() throws {
-        if let solver { try SolverList.check(solver, kind: reading.puzzleKind, external: try external.solvers()) }
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }
         try TimeLimit.check(timeout)
         guard (1...1_000).contains(repeats) else { throw ValidationError("--repeats must be from 1 to 1000") }
@@ -219,10 +219,16 @@ struct JobOptions: ParsableArguments {
         }
     }
 
+    /// The solvers named in --solver exist: built in, or outside (by a flag, or by `file`'s
+    /// lines, which only a coordinator has, so it checks once it has read them).
+    func checkSolvers(file: ClusterConfig = ClusterConfig()) throws {
+        if let solver { try SolverList.check(solver, kind: reading.puzzleKind, external: try external.solvers(file: file)) }
+    }
+
     /// Every job's kind, solvers, limits and options: what decides its answer.
     func specification(batch: String, file: ClusterConfig = ClusterConfig()) -> JobSpecification {
         JobSpecification(
-            batch: batch, kind: reading.puzzleKind, solvers: solverNames, external: (try? external.solvers()) ?? [],
+            batch: batch, kind: reading.puzzleKind, solvers: solverNames, external: (try? external.solvers(file: file)) ?? [],
             maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
             timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
             maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits.limits(file), paired: paired, repeats: repeats)

@@ -23,13 +23,22 @@ struct ExternalSolverOptions: ParsableArguments {
 
     func validate() throws { _ = try solvers() }
 
-    /// The solvers the flags name.
-    func solvers() throws -> [ExternalSolver] {
+    /// The solvers the flags name, after those of a config file's `job.external` and
+    /// `job.external_serve` lines (a flag beats a line that names the same solver).
+    func solvers(file: ClusterConfig = ClusterConfig()) throws -> [ExternalSolver] {
+        let given: [ExternalSolver]
+        let configured: [ExternalSolver]
         do {
-            return try ExternalSolver.parseAll(texts, serving: serving)
+            given = try ExternalSolver.parseAll(texts, serving: serving)
         } catch {
             throw ValidationError("\(serving.isEmpty ? "--external" : "--external/--external-serve"): \(error.description)")
         }
+        do {
+            configured = try ExternalSolver.parseAll(file.lists["job.external"] ?? [], serving: file.lists["job.external_serve"] ?? [])
+        } catch {
+            throw ValidationError("the config file's job.external and job.external_serve: \(error.description)")
+        }
+        return configured.filter { solver in !given.contains { $0.kind == solver.kind && $0.name == solver.name } } + given
     }
 
     /// The same flags, for the processes a command starts.

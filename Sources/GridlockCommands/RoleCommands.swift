@@ -135,7 +135,7 @@ struct WorkerCommand: ParsableCommand {
         configuration.key = security.key
         configuration.curve = security.curve
         configuration.memoryBudgetBytes = memoryBudget.bytes
-        configuration.external = try external.solvers()
+        configuration.external = try external.solvers(file: file)
         // This process's only children are its outside solvers' (ExternalProcess).
         ExternalProcess.reapsEveryChild.store(true, ordering: .relaxed)
         configuration.maximumWindow = window
@@ -318,6 +318,7 @@ struct CoordinatorCommand: ParsableCommand {
         if journal != nil {
             log.notice("--journal is no longer needed and is ignored: the sink's database says what is stored, by fingerprint")
         }
+        try jobOptions.checkSolvers(file: file)
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: batch, file: file))
         var machine = CoordinatorMachine.Configuration(batch: batch, identity: .thisProcess)
         let bind = self.bind ?? file.string("coordinator.bind") ?? "tcp://127.0.0.1:5555"

@@ -91,7 +91,7 @@ public struct HTMLReport {
         let boxes = fold.boxes
         parts.append(boxes.isEmpty ? "<p class=\"empty\">No job ran a solver.</p>"
             : BoxPlot.svg(boxes, chart: "times", title: "Solve time per solver and band", caption: "solve time (log scale)"))
-        parts.append("<h2>Ratios</h2><p class=\"note\">Each solver's time over the first solver of its kind, on the same puzzles of one batch: the geometric mean of the per-puzzle ratios, with a 95% bootstrap interval (seeded). Red: slower; green: faster.</p>")
+        parts.append("<h2>Ratios</h2><p class=\"note\">Each solver's time over the first solver of its kind, on the same puzzles of one batch: the geometric mean of the per-puzzle ratios (a puzzle run several times, with --repeats, taking the geometric mean of its runs), with a 95% bootstrap interval (seeded). Red: slower; green: faster.</p>")
         let ratios = fold.ratios
         parts.append(ratios.isEmpty ? "<p class=\"empty\">No puzzle was solved by two solvers of its kind.</p>"
             : IntervalPlot.svg(ratios, chart: "ratios", title: "Paired time ratios", caption: "time ratio (log scale)"))

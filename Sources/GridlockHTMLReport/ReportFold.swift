@@ -3,6 +3,7 @@
 // store times and worker spans, a sample of (states, memory) points, and the puzzles worth a
 // look (slowest, hardest, failed, wrong).
 
+import Foundation
 import GridlockCharts
 import GridlockCluster
 import GridlockCore
@@ -42,7 +43,7 @@ public struct ReportFold {
     private var groupOrder: [GroupKey] = []
     private var groups: [GroupKey: Histogram<UInt64>] = [:]
     private var solverOrder: [PuzzleKind: [String]] = [:]
-    private var paired: [PairKey: [String: Double]] = [:]
+    private var paired: [PairKey: [String: (logSum: Double, count: Int)]] = [:]
     /// The keys in the order met: the bootstrap must see the pairs in the same order every run.
     private var pairOrder: [PairKey] = []
     private(set) var pairingCapped = false
@@ -95,10 +96,13 @@ public struct ReportFold {
         // Only right answers pair: a cut-off's time is its limit, not the solver's speed.
         if row.status == .solved, !row.isWrong {
             let pair = PairKey(batch: row.batch, kind: row.kind, source: row.source, puzzle: row.puzzle.hashValue)
+            // Repeats (`--repeats`) of a puzzle: their geometric mean, as a sum of logs.
+            let log = row.seconds > 0 ? Foundation.log(row.seconds) : -.infinity
             if paired[pair] != nil {
-                paired[pair]![row.solver] = row.seconds
+                paired[pair]![row.solver, default: (0, 0)].logSum += log
+                paired[pair]![row.solver]!.count += 1
             } else if paired.count < Self.pairedPuzzles {
-                paired[pair] = [row.solver: row.seconds]
+                paired[pair] = [row.solver: (log, 1)]
                 pairOrder.append(pair)
             } else {
                 pairingCapped = true
@@ -174,8 +178,8 @@ public struct ReportFold {
                 var base: [Double] = [], other: [Double] = []
                 for key in pairOrder where key.kind == kind {
                     guard let times = paired[key], let first = times[baseline], let second = times[solver] else { continue }
-                    base.append(first)
-                    other.append(second)
+                    base.append(Foundation.exp(first.logSum / Double(first.count)))
+                    other.append(Foundation.exp(second.logSum / Double(second.count)))
                 }
                 guard let ratio = PairedRatio(baseline: base, other: other) else { continue }
                 rows.append(IntervalPlot.Row(label: "\(kind.rawValue): \(solver) / \(baseline)", estimate: ratio.ratio, low: ratio.low, high: ratio.high, pairs: ratio.pairs))

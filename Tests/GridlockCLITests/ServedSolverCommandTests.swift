@@ -138,4 +138,29 @@ struct ServedSolverCommandTests {
         #expect(moves.count == 20 && moves.values.allSatisfy { $0["py"] != nil && $0["py"] == $0["bfs"] }, "\(moves)")
         #expect(rows.allSatisfy { $0["verdict"] as? String == "correct" }, "\(rows.first ?? [:])")
     }
+
+    @Test("a config file's job.external_serve lines give the coordinator and its workers the solver, a flag beating a line of the same name")
+    func fromConfigFile() throws {
+        let cluster = try ClusterHarness()
+        let lines = try ClusterHarness.sample(count: 6, step: 700)
+        let input = try cluster.write(lines)
+        let log = cluster.directory.appendingPathComponent("log").path
+        let answerAll = "while read -r line; do echo \"$line\" >> '\(log)'; echo '{\"status\":\"unsolvable\"}'; done"
+        let config = cluster.directory.appendingPathComponent("gridlock.conf")
+        try """
+            job.external_serve = rushhour:never=\(answerAll)
+            job.external = rushhour:shadowed=exit 9
+            """.write(to: config, atomically: true, encoding: .utf8)
+        try cluster.startSink()
+        try cluster.startCoordinator(input, extra: ["--config", config.path, "--solver", "never,shadowed", "--external", "rushhour:shadowed=true"])
+        try cluster.startWorkers(1, extra: ["--config", config.path, "--external", "rushhour:shadowed=true"])
+        try cluster.finish(status: 3)
+        let rows = try cluster.rows().values
+        #expect(rows.count == 12, "\(rows)")
+        // The server read every board; its false claims of no solution are wrong answers.
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 6)
+        #expect(rows.filter { $0["solver"] as? String == "never" }.allSatisfy { $0["verdict"] as? String == "wrong" }, "\(rows)")
+        // The flag's `true` ran, not the line's `exit 9`: no answer, an error, not a crash.
+        #expect(rows.filter { $0["solver"] as? String == "shadowed" }.allSatisfy { ($0["error"] as? String ?? "").contains("not JSON") }, "\(rows)")
+    }
 }

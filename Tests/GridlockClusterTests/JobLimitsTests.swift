@@ -89,4 +89,18 @@ import GridlockWire
         #expect(SolverCgroup.directory(of: "memory", cgroups: "0::/user.slice\n", mountinfo: mountinfo) == nil)
         #expect(SolverCgroup.directory(of: "pids", cgroups: cgroups, mountinfo: mountinfo) == nil)
     }
+
+    @Test("job.external and job.external_serve may be given on several lines, each read as the flag reads it; a bad one names its line")
+    func configExternalLines() throws {
+        let config = try ClusterConfig.parse(
+            "job.external = rushhour:a=python3 a.py\njob.external = rushhour:b=./b --x=1\njob.external_serve = sudoku:c=./c\n", file: "c.conf")
+        #expect(config.lists["job.external"] == ["rushhour:a=python3 a.py", "rushhour:b=./b --x=1"])
+        #expect(config.lists["job.external_serve"] == ["sudoku:c=./c"])
+        #expect(throws: ClusterConfig.Problem.self) { try ClusterConfig.parse("job.max_states = 5\njob.external = rushhour:bfs=x\n", file: "c.conf") }
+        do {
+            _ = try ClusterConfig.parse("job.max_states = 5\njob.external = nokind\n", file: "c.conf")
+        } catch let problem as ClusterConfig.Problem {
+            #expect(problem.line == 2 && problem.description.hasPrefix("c.conf:2: `job.external`: "), "\(problem)")
+        }
+    }
 }
