@@ -20,6 +20,9 @@ struct BenchCommand: ParsableCommand {
               gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
               gridlock bench data/rushhour/rush_18k.txt --solver bfs,reference --every 40
               gridlock bench data/sudoku/top95.txt --repeats 20
+              gridlock bench data/rushhour/rush1000.txt --limit 50 --solver bfs,py \\
+                --external-serve \\
+                'rushhour:py=python3 examples/external/rushhour_bfs.py --serve'
             """
     )
 
@@ -32,6 +35,8 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var reading: PuzzleReadOptions
 
     @OptionGroup var memoryBudget: MemoryBudgetOption
+
+    @OptionGroup var external: ExternalSolverOptions
 
     @Option(help: "Stop each solve (status cutoff) after this many seconds.")
     var timeout: Double?
@@ -55,7 +60,7 @@ struct BenchCommand: ParsableCommand {
     var table: BenchTables.Table = .solvers
 
     func validate() throws {
-        if let solver { try SolverList.check(solver, kind: reading.puzzleKind) }
+        if let solver { try SolverList.check(solver, kind: reading.puzzleKind, external: try external.solvers()) }
         guard every >= 1, repeats >= 1, warmup >= 0 else {
             throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
         }
@@ -73,8 +78,12 @@ struct BenchCommand: ParsableCommand {
         let kind = reading.puzzleKind ?? PuzzleKind.detect(first)
         // Checked against the kind the input turned out to be: a Sudoku solver on Rush Hour
         // boards would solve nothing and print a row of zeros.
-        if let solver { try SolverList.check(solver, kind: kind) }
+        let outside = try external.solvers()
+        if let solver { try SolverList.check(solver, kind: kind, external: outside) }
         let solvers = solver.map(SolverList.names) ?? kind.solverNames
+        // This process's only children are its outside solvers' (ExternalProcess).
+        ExternalProcess.reapsEveryChild.store(true, ordering: .relaxed)
+        defer { ExternalServers.stopAll() }
 
         let budget = memoryBudget.bytes, timeout = timeout
         // Each solve's own deadline, from when it starts.
@@ -82,9 +91,17 @@ struct BenchCommand: ParsableCommand {
             SolveOptions.until(timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }, SolveOptions(memoryBudgetBytes: budget))
         }
         let clock = ContinuousClock()
+        /// A built-in solver's result, or an outside solver's run as one (nil when it gave no
+        /// answer: it crashed, printed no answer or a wrong one).
+        func solve(_ puzzle: ParsedPuzzle, with solver: String) -> SolveResult?? {
+            guard let program = outside.named(solver, kind: puzzle.kind) else { return puzzle.solve(with: solver, options: options).map { $0 } }
+            let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
+            return .some(ExternalSolving.run(program, on: puzzle, deadline: deadline, checks: options).solveResult(for: puzzle))
+        }
         for record in lines.prefix(warmup) {
             for solver in solvers {
-                _ = (try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions))?.solve(with: solver, options: options)
+                guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions) else { continue }
+                _ = solve(puzzle, with: solver)
             }
         }
         var summaries = solvers.map { BenchmarkSummary(solver: $0, puzzles: lines.count) }
@@ -98,12 +115,17 @@ struct BenchCommand: ParsableCommand {
                 for (position, solver) in solvers.enumerated() {
                     let start = clock.now
                     guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions),
-                          let result = puzzle.solve(with: solver, options: options)
+                          let answered = solve(puzzle, with: solver)
                     else {
                         invalid += position == 0 && pass == 0 ? 1 : 0
                         continue
                     }
                     let seconds = Double(seconds: start.duration(to: clock.now))
+                    guard let result = answered else {
+                        // An outside solver's crash, garbage or refuted answer: wrong.
+                        summaries[position].add(seconds: seconds, key: pass * lines.count + index, result: SolveResult(status: .unsolvable, statistics: SearchStatistics()), correct: false)
+                        continue
+                    }
                     if position == 0 { baseline = result }
                     let agrees = baseline.map { Self.agree($0, result) } ?? true
                     summaries[position].add(seconds: seconds, key: pass * lines.count + index, result: result, correct: agrees && isCorrect(result, puzzle))

@@ -1,6 +1,7 @@
-// `--external KIND:NAME=COMMAND` and `--external-serve KIND:NAME=COMMAND`, repeatable: outside solvers for solve, batch, coordinator and
-// worker (GridlockCore's ExternalSolver.swift has the contract). A batch hands its flags to the
-// workers it starts; a coordinator needs them only to accept the names in --solver.
+// `--external KIND:NAME=COMMAND` and `--external-serve KIND:NAME=COMMAND`, repeatable: outside
+// solvers for solve, bench, batch, coordinator and worker (GridlockCore's ExternalSolver.swift
+// has the contract). A batch hands its flags to the workers it starts; a coordinator needs
+// them to accept the names in --solver and to put each command's digest in its jobs.
 
 import ArgumentParser
 import GridlockCluster
@@ -50,15 +51,7 @@ extension SolveReport {
     /// (its moves, compared with the expected answer), a failure with its kind as the error code
     /// (`crashed`, `error`, `wrong-answer`).
     init(_ text: String, source: Source?, solver: ExternalSolver, puzzle: ParsedPuzzle, outcome: ExternalSolving.Outcome) {
-        var statistics = SearchStatistics()
-        statistics.seconds = outcome.wallSeconds
-        statistics.memoryBytes = outcome.peakRSSBytes
-        let status: SolveStatus
-        switch outcome.status {
-        case .solved: status = .solved
-        case .unsolvable: status = .unsolvable
-        case .cutoff: status = .cutoff
-        case .invalid, .failed:
+        guard let result = outcome.solveResult(for: puzzle) else {
             self.init(puzzle: text, source: source)
             kind = puzzle.kind.rawValue
             label = puzzle.label
@@ -69,9 +62,28 @@ extension SolveReport {
             outside = true
             return
         }
-        var result = SolveResult(status: status, cutoffReason: status == .cutoff ? .timeout : nil, solution: outcome.validatedMoves, statistics: statistics)
-        if puzzle.sudoku != nil, status == .solved { result.solvedPosition = outcome.solution }
         self = .solved(text, source: source, solver: solver.name, result: result, puzzle: puzzle)
         outside = true
+    }
+}
+
+extension ExternalSolving.Outcome {
+    /// The run as a built-in solver's result (its validated moves, its wall time and peak
+    /// memory); nil for a run that gave no answer (crashed, unreadable, wrong).
+    func solveResult(for puzzle: ParsedPuzzle) -> SolveResult? {
+        var statistics = SearchStatistics()
+        statistics.seconds = wallSeconds
+        statistics.memoryBytes = peakRSSBytes
+        let solveStatus: SolveStatus
+        switch status {
+        case .solved: solveStatus = .solved
+        case .unsolvable: solveStatus = .unsolvable
+        case .cutoff: solveStatus = .cutoff
+        case .invalid, .failed: return nil
+        }
+        var result = SolveResult(
+            status: solveStatus, cutoffReason: solveStatus == .cutoff ? .timeout : nil, solution: validatedMoves, statistics: statistics)
+        if puzzle.sudoku != nil, solveStatus == .solved { result.solvedPosition = solution }
+        return result
     }
 }

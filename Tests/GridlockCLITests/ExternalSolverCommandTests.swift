@@ -166,4 +166,22 @@ struct ExternalSolverCommandTests {
         ])
         #expect(wrong.status == 3 && wrong.stderr.contains("1 failed, 1 wrong"), "\(wrong.stderr)")
     }
+
+    @Test("bench times outside solvers beside built-in ones, in either mode; an answer that is no answer counts as wrong and exits 3")
+    func benchRunsOutsideSolvers() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 4, step: 900).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let example = GridlockBinary.repository.appendingPathComponent("examples/external/rushhour_bfs.py").path
+        let right = try GridlockBinary.run([
+            "bench", input.path, "--warmup", "1", "--format", "csv", "--solver", "bfs,once,served",
+            "--external", "rushhour:once=python3 \(example)", "--external-serve", "rushhour:served=python3 \(example) --serve",
+        ])
+        let rows = right.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(right.status == 0 && rows.map { String($0[0]) } == ["bfs", "once", "served"], "\(right.stdout)\(right.stderr)")
+        // Four timed each, none wrong.
+        #expect(rows.allSatisfy { $0[2] == "4" && $0[15] == "0" }, "\(right.stdout)")
+        let wrong = try GridlockBinary.run(["bench", input.path, "--warmup", "0", "--solver", "bfs,bad", "--external", "rushhour:bad=echo garbage"])
+        #expect(wrong.status == 3 && wrong.stderr.contains("WRONG"), "\(wrong.stdout)\(wrong.stderr)")
+    }
 }
