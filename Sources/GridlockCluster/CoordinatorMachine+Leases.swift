@@ -139,6 +139,7 @@ extension CoordinatorMachine {
             guard let job = worker.running, let since = worker.runningSince, let entry = tracked[job],
                   case .assigned(let owner, _) = entry.state, owner == id, let limit = entry.job.timeoutSeconds,
                   since.duration(to: now) > .seconds(limit) + configuration.overrunGrace
+                    + (configuration.servingSolverDigests.contains(entry.job.solverDigest) ? Configuration.serverStartAllowance : .zero)
             else { continue }
             forget(id, fault: "it overran its time limit of \(limit) s", now: now, &actions)
         }

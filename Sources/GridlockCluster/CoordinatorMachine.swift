@@ -27,6 +27,11 @@ public struct CoordinatorMachine {
         public var silenceLimit = WireProtocol.workerSilenceLimit
         /// Extra time past a job's own time limit before it counts as overrun.
         public var overrunGrace: Duration = .seconds(2)
+        /// The digests of the serving solvers (`--external-serve`): their jobs may take the time
+        /// a new server has to start (ExternalServer.startAllowance) on top, which the worker
+        /// does not count against the job.
+        public var servingSolverDigests: Set<UInt64> = []
+        public static let serverStartAllowance: Duration = .seconds(10)
         /// How long a finished job may wait for the sink's acknowledgement before it is re-issued.
         public var storeTimeout: Duration = .seconds(10)
         /// A changed input re-solves the changed jobs instead of stopping the batch.

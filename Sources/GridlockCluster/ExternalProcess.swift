@@ -161,7 +161,9 @@ public struct ExternalProcess: Sendable {
     /// left, since killing one orphans its own children to us just after the look.
     static func killEscapedDescendants() {
         for _ in 0..<20 {
-            let children = ProcessGroupSample.children(of: getpid())
+            // The serving solvers' watchdogs are children too, and no one's escapees.
+            let servers = ExternalServer.running.withLock { $0 }
+            let children = ProcessGroupSample.children(of: getpid()).filter { !servers.contains($0) }
             if children.isEmpty { break }
             for child in children {
                 kill(child, SIGKILL)
@@ -169,8 +171,6 @@ public struct ExternalProcess: Sendable {
                 while waitpid(child, &status, 0) < 0, errno == EINTR {}
             }
         }
-        var status: Int32 = 0
-        while waitpid(-1, &status, WNOHANG) > 0 {}
     }
 
     /// A pipe whose ends are 3 or more (so the child's dup2 onto 0-2 never clobbers one) and

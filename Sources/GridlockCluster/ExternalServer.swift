@@ -3,20 +3,17 @@
 // that leads its own process group, in control groups of its own where the worker can make
 // them), handed one puzzle a line on standard input, answering one JSON line each.
 //
-// Each answer is timed from the puzzle's first byte written to the answer's newline, and the
-// tree's CPU time and peak memory measured over it: with control groups, `cpuacct.usage` read
-// before and after, `memory.max_usage_in_bytes` reset before (the kernel still holds the memory
-// limit); without, the tree's processes read from /proc (their stat, and VmHWM reset through
-// `clear_refs`), the tree itself looked for again after a job of 20 ms or more, or every 256
-// jobs, since a look at all of /proc costs about a millisecond.
+// The clock starts when the puzzle is written, or, for a server just started, when it has read
+// it (the pipe is empty): its start, an interpreter loading or a runtime's threads, is no part
+// of any puzzle's time or limit, however long it takes up to `startAllowance`. What the tree
+// uses is measured over each answer (ExternalServer+Meter.swift).
 //
-// A new server is given its first puzzle once it has used no CPU for 30 ms (it waits for
-// input): its start is no part of a puzzle's time.
-//
-// A server that dies, overruns a job's deadline or a limit, or prints a line longer than an
-// answer is killed, its whole tree, and the next job starts a new one: a job is never answered
-// by a server that may still be busy with the last. What it printed between two jobs is no
-// answer to the next, and is dropped before each puzzle is sent.
+// A server is replaced, its whole tree killed, when it dies, overruns a job's deadline or a
+// limit, prints a line longer than an answer, or goes out of step: it printed more than one
+// line for a puzzle, or something between two puzzles, or an answer that was no answer or a
+// wrong one (after which its next line may answer the last puzzle, not the next). A server that
+// ended before it read a puzzle (one that exits after each answer) gets the puzzle again, once,
+// from a new one.
 
 import CProcessControl
 import Foundation
@@ -31,21 +28,30 @@ final class ExternalServer {
     /// The longest answer line, as an answer's output in exec mode.
     var maximumLineBytes = 1 << 20
     var maximumErrorBytes = 2_048
+    /// How long a new server may take to read its first puzzle (the coordinator allows for it).
+    static let startAllowance = CoordinatorMachine.Configuration.serverStartAllowance
     /// How many times the server was started: the first, and one for each restart.
     private(set) var starts = 0
+    /// Set when the server's next line may not answer the next puzzle: it is replaced first.
+    var outOfStep = false
 
     /// The watchdog that leads the server's process group; -1 while none runs.
-    private var watchdog: pid_t = -1
+    private(set) var watchdog: pid_t = -1
     private var input: Int32 = -1
     private var output: Int32 = -1
     private var errors: Int32 = -1
-    private var cgroup: SolverCgroup?
-    /// The tree's processes, without control groups, and when they were last looked for.
-    private var members: [pid_t] = []
-    private var jobsSinceLook = 0
-    private var lastJobWasLong = true
+    private(set) var cgroup: SolverCgroup?
+    /// The tree's processes, without control groups, and when they were last looked for
+    /// (ExternalServer+Meter.swift).
+    var members: [pid_t] = []
+    var jobsSinceLook = 0
+    var lastJobWasLong = true
     /// One job at a time: a server answers its puzzles in order.
     private let lock = NSRecursiveLock()
+
+    /// The watchdogs of every running server of this process: children of the worker that the
+    /// clean-up after an exec-mode run (ExternalProcess.killEscapedDescendants) must spare.
+    static let running = Mutex<Set<pid_t>>([])
 
     init(solver: ExternalSolver, environment: [String: String], memoryLimitBytes: Int?) {
         self.solver = solver
@@ -61,52 +67,104 @@ final class ExternalServer {
         lock.lock()
         defer { lock.unlock() }
         let clock = ContinuousClock()
-        if watchdog > 0, ExternalProcess.hasExited(watchdog) { stop() }
-        var deadline = deadline
-        if watchdog <= 0 {
-            // Its start is no part of the puzzle's time, nor of its time limit.
-            let starting = clock.now
-            try start()
-            deadline = deadline.map { $0 + starting.duration(to: clock.now) }
+        let asked = clock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            if watchdog > 0, outOfStep || ExternalProcess.hasExited(watchdog) || hasStaleOutput() { stop() }
+            var fresh = false
+            if watchdog <= 0 {
+                try start()
+                fresh = true
+            }
+            var exchange = Exchange(pending: line[...], maximumLineBytes: maximumLineBytes, maximumErrorBytes: maximumErrorBytes)
+            exchange.write(to: input)
+            var deadline = deadline
+            if fresh {
+                guard waitUntilRead(&exchange, clock: clock) else {
+                    if ExternalProcess.hasExited(watchdog) { return died(exchange, started: clock.now, clock: clock, meter: nil) }
+                    stop()
+                    throw ExternalProcess.StartFailure(
+                        description: "\(solver.name) was started \(Self.startAllowance) ago and has not read its first puzzle: a serving solver reads a puzzle a line")
+                }
+                deadline = deadline.map { $0 + asked.duration(to: clock.now) }
+            }
+            let (run, diedUnread) = converse(&exchange, deadline: deadline, limits: limits, clock: clock)
+            // A server on its way out (one that exits after each answer) ended before it read
+            // the puzzle: a new one gets it, once.
+            if diedUnread, !fresh, attempt == 1 { continue }
+            return run
         }
-        dropStaleOutput()
+    }
+
+    /// One puzzle, written, answered or not: the run as ExternalProcess reports one, and whether
+    /// the server ended before it read the puzzle.
+    private func converse(
+        _ exchange: inout Exchange, deadline: ContinuousClock.Instant?, limits: JobLimits, clock: ContinuousClock
+    ) -> (run: ExternalProcess.Run, diedUnread: Bool) {
         let start = clock.now
         var meter = Meter(server: self, limits: limits)
-        var exchange = Exchange(pending: line[...], maximumLineBytes: maximumLineBytes, maximumErrorBytes: maximumErrorBytes)
         let ending = exchange.pump(input: input, output: output, errors: errors, until: deadline, clock: clock) {
             if ExternalProcess.hasExited(self.watchdog) { return .died }
             return meter.overLimit() ? .overLimit : nil
         }
+        if exchange.trailing { outOfStep = true }
         let wall = Double(seconds: start.duration(to: clock.now))
         var run = ExternalProcess.Run(
             ending: .exited(0), output: exchange.answer, outputOverflowed: false, errorOutput: exchange.errorOutput, wallSeconds: wall,
             cpuSeconds: 0, peakRSSBytes: 0)
         switch ending {
         case .answered:
-            (run.cpuSeconds, run.peakRSSBytes) = meter.finish()
+            (run.cpuSeconds, run.peakRSSBytes) = meter.finish(wall: wall)
             lastJobWasLong = wall >= 0.02
             // Answered, but past its CPU limit between two looks: a timeout all the same.
             if let limit = limits.cpuSeconds, run.cpuSeconds >= limit { run.ending = .overLimit(.cpu) }
             if meter.oomKilled { run.ending = .overLimit(.memory) }
-            return run
+            return (run, false)
+        case .died:
+            let unread = !exchange.wasRead(input: input)
+            return (died(exchange, started: start, clock: clock, meter: meter), unread)
         case .tooLong:
             run.outputOverflowed = true
             run.output = Array(run.output.prefix(maximumLineBytes))
         case .timedOut:
             run.ending = .timedOut
-        case .overLimit, .died:
+        case .overLimit:
             break
         }
-        (run.cpuSeconds, run.peakRSSBytes) = meter.finish()
-        let status = stop()
-        if ending == .overLimit || meter.oomKilled {
-            run.ending = .overLimit(meter.hit ?? .memory)
-        } else if ending == .died, let status {
-            run.ending = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
-            // A server that exits cleanly before answering gave no answer.
-            if run.ending == .exited(0) { run.output = [] }
+        (run.cpuSeconds, run.peakRSSBytes) = meter.finish(wall: wall)
+        stop()
+        if ending == .overLimit || meter.oomKilled { run.ending = .overLimit(meter.hit ?? .memory) }
+        return (run, false)
+    }
+
+    /// The run of a server that ended before it answered: its exit code or signal (a memout
+    /// where the kernel killed it at the limit), and what it wrote to standard error.
+    private func died(_ exchange: Exchange, started: ContinuousClock.Instant, clock: ContinuousClock, meter: Meter?) -> ExternalProcess.Run {
+        var exchange = exchange
+        exchange.drainErrors(errors)
+        var meter = meter
+        let measured = meter?.finish(wall: Double(seconds: started.duration(to: clock.now))) ?? (cpu: 0, peak: 0)
+        let status = stop() ?? 0
+        var ending: ExternalProcess.Ending = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+        if meter?.oomKilled == true { ending = .overLimit(.memory) }
+        return ExternalProcess.Run(
+            ending: ending, output: ending == .exited(0) ? [] : exchange.answer, outputOverflowed: false, errorOutput: exchange.errorOutput,
+            wallSeconds: Double(seconds: started.duration(to: clock.now)), cpuSeconds: measured.cpu, peakRSSBytes: measured.peak)
+    }
+
+    /// Waits until a new server has read its puzzle (true), or it ended or `startAllowance`
+    /// passed first (false); its standard error is read meanwhile, so it cannot fill up.
+    private func waitUntilRead(_ exchange: inout Exchange, clock: ContinuousClock) -> Bool {
+        let until = clock.now + Self.startAllowance
+        while clock.now < until {
+            exchange.write(to: input)
+            if exchange.wasRead(input: input) { return true }
+            if ExternalProcess.hasExited(watchdog) { return false }
+            exchange.drainErrors(errors)
+            usleep(500)
         }
-        return run
+        return false
     }
 
     private func start() throws(ExternalProcess.StartFailure) {
@@ -144,32 +202,12 @@ final class ExternalServer {
             throw ExternalProcess.StartFailure(description: "cannot start /bin/sh for the solver: \(String(cString: strerror(spawnError)))")
         }
         watchdog = pid
+        Self.running.withLock { _ = $0.insert(pid) }
         (input, output, errors) = (inputPipe.write, outputPipe.read, errorPipe.read)
         members = []
         lastJobWasLong = true
+        outOfStep = false
         starts += 1
-        settle()
-    }
-
-    /// Waits, up to 10 s, until the new server has used no CPU for 30 ms: it has started and
-    /// waits for its first puzzle. Its start (an interpreter's, a JVM's) is then no part of the
-    /// first puzzle's time, and cannot put it past a tight limit, which would restart it again
-    /// at every puzzle.
-    private func settle() {
-        func cpuSeconds() -> Double {
-            if let cgroup { return cgroup.cpuSeconds }
-            return ProcessGroupSample.members(tree: watchdog).compactMap { ProcessGroupSample.usage(of: $0)?.cpuSeconds }.reduce(0, +)
-        }
-        let clock = ContinuousClock()
-        let until = clock.now.advanced(by: .seconds(10))
-        var last = cpuSeconds()
-        var quietLooks = 0
-        while quietLooks < 3, clock.now < until, !ExternalProcess.hasExited(watchdog) {
-            usleep(10_000)
-            let now = cpuSeconds()
-            quietLooks = now == last ? quietLooks + 1 : 0
-            last = now
-        }
     }
 
     /// Kills the server's tree and reaps its watchdog; the watchdog's wait status, when there
@@ -185,6 +223,8 @@ final class ExternalServer {
         if let cgroup { for member in SolverCgroup.pids(in: cgroup.memory) { kill(member, SIGKILL) } }
         var status: Int32 = 0
         while waitpid(watchdog, &status, 0) < 0, errno == EINTR {}
+        let stopped = watchdog
+        Self.running.withLock { _ = $0.remove(stopped) }
         // The group's orphans, now ours, reaped; escaped ones killed where only solvers are ours.
         while waitpid(-watchdog, nil, WNOHANG) > 0 {}
         if ExternalProcess.reapsEveryChild.load(ordering: .relaxed) { ExternalProcess.killEscapedDescendants() }
@@ -195,209 +235,13 @@ final class ExternalServer {
         return status
     }
 
-    /// What the server printed since its last answer: read and let go.
-    private func dropStaleOutput() {
+    /// Whether the server printed anything since its last answer (read and let go): then it is
+    /// out of step. Its standard error is let go too, but is no sign of it.
+    private func hasStaleOutput() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        for descriptor in [output, errors] {
-            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-        }
-    }
-
-    /// The tree's CPU time and peak memory over one job, and whether it passed a limit.
-    private struct Meter {
-        let limits: JobLimits
-        let cgroup: SolverCgroup?
-        let members: [pid_t]
-        let cpuAtStart: Double
-        let oomKillsAtStart: Int
-        private(set) var hit: ExternalProcess.LimitKind?
-        private var peakSampled = 0
-
-        init(server: ExternalServer, limits: JobLimits) {
-            self.limits = limits
-            cgroup = server.cgroup
-            if let cgroup {
-                cgroup.resetPeak()
-                members = []
-                cpuAtStart = cgroup.cpuSeconds
-                oomKillsAtStart = limits.memoryBytes == nil ? 0 : cgroup.oomKills
-            } else {
-                if server.members.isEmpty || server.lastJobWasLong || server.jobsSinceLook >= 256 {
-                    server.members = ProcessGroupSample.members(tree: server.watchdog)
-                    server.jobsSinceLook = 0
-                }
-                server.jobsSinceLook += 1
-                members = server.members
-                for member in members { Self.resetPeak(of: member) }
-                cpuAtStart = members.compactMap { ProcessGroupSample.usage(of: $0)?.cpuSeconds }.reduce(0, +)
-                oomKillsAtStart = 0
-            }
-        }
-
-        var oomKilled: Bool { hit == .memory }
-
-        /// Looked at every 20 ms while the server works.
-        mutating func overLimit() -> Bool {
-            if hit != nil { return true }
-            guard !limits.isEmpty else { return false }
-            let (cpu, resident) = current()
-            if let cgroup, limits.memoryBytes != nil, cgroup.oomKills > oomKillsAtStart { hit = .memory }
-            if cgroup == nil, let memory = limits.memoryBytes, resident >= memory { hit = .memory }
-            if hit == nil, let limit = limits.cpuSeconds, cpu >= limit { hit = .cpu }
-            return hit != nil
-        }
-
-        /// The job's CPU seconds and peak bytes.
-        mutating func finish() -> (cpu: Double, peak: Int) {
-            if let cgroup, limits.memoryBytes != nil, cgroup.oomKills > oomKillsAtStart { hit = .memory }
-            let cpu = current().cpu
-            if let cgroup { return (cpu, cgroup.peakBytes) }
-            let marks = members.map(Self.highWaterMark(of:)).reduce(0, +)
-            return (cpu, max(marks, peakSampled))
-        }
-
-        /// CPU seconds since the job began, and the tree's resident bytes now (without
-        /// control groups: with them the kernel holds the memory limit).
-        private mutating func current() -> (cpu: Double, resident: Int) {
-            if let cgroup { return (max(0, cgroup.cpuSeconds - cpuAtStart), 0) }
-            let usages = members.compactMap(ProcessGroupSample.usage(of:))
-            let resident = usages.map(\.residentBytes).reduce(0, +)
-            peakSampled = max(peakSampled, resident)
-            return (max(0, usages.map(\.cpuSeconds).reduce(0, +) - cpuAtStart), resident)
-        }
-
-        private static func resetPeak(of pid: pid_t) {
-            let descriptor = open("/proc/\(pid)/clear_refs", O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return }
-            _ = write(descriptor, "5", 1)
-            close(descriptor)
-        }
-
-        /// A process's VmHWM, in bytes; 0 once it has ended.
-        private static func highWaterMark(of pid: pid_t) -> Int {
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-            else { return 0 }
-            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-        }
-    }
-}
-
-/// One puzzle's exchange with a server: the line written as it takes it, its output read up to
-/// the answer's newline, its standard error kept up to a bound.
-private struct Exchange {
-    enum Ending { case answered, tooLong, timedOut, overLimit, died }
-
-    var pending: ArraySlice<UInt8>
-    let maximumLineBytes: Int
-    let maximumErrorBytes: Int
-    var answer: [UInt8] = []
-    var errorOutput: [UInt8] = []
-
-    init(pending: ArraySlice<UInt8>, maximumLineBytes: Int, maximumErrorBytes: Int) {
-        self.pending = pending
-        self.maximumLineBytes = maximumLineBytes
-        self.maximumErrorBytes = maximumErrorBytes
-    }
-
-    /// Until the answer's newline, the deadline, or what `look` (every 20 ms) says ended it.
-    mutating func pump(
-        input: Int32, output: Int32, errors: Int32, until deadline: ContinuousClock.Instant?, clock: ContinuousClock, look: () -> Ending?
-    ) -> Ending {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var lastLook = clock.now
-        var outputOpen = true
-        var errorsOpen = true
-        while true {
-            var descriptors = [
-                pollfd(fd: pending.isEmpty ? -1 : input, events: Int16(POLLOUT), revents: 0),
-                pollfd(fd: outputOpen ? output : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: errorsOpen ? errors : -1, events: Int16(POLLIN), revents: 0),
-            ]
-            var timeout: Int32 = 20
-            if let deadline {
-                let left = clock.now.duration(to: deadline)
-                if left <= .zero { return .timedOut }
-                timeout = Int32(min(Double(timeout), Double(seconds: left) * 1_000 + 1))
-            }
-            let ready = poll(&descriptors, 3, timeout)
-            if ready < 0, errno != EINTR { return .died }
-            if ready <= 0 || lastLook.duration(to: clock.now) >= .milliseconds(20) {
-                if let ending = look() { return ending }
-                lastLook = clock.now
-                if ready <= 0 { continue }
-            }
-            if descriptors[0].revents != 0 {
-                let written = pending.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-                if written > 0 {
-                    pending = pending.dropFirst(written)
-                } else if written < 0, errno != EINTR, errno != EAGAIN {
-                    // It closed its input: it will answer no more puzzles.
-                    return .died
-                }
-            }
-            if descriptors[1].revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    if let newline = buffer[0..<count].firstIndex(of: UInt8(ascii: "\n")) {
-                        answer += buffer[0..<newline]
-                        // What follows the newline is no answer to this puzzle; the next job drops it.
-                        return answer.count > maximumLineBytes ? .tooLong : .answered
-                    }
-                    answer += buffer[0..<count]
-                    if answer.count > maximumLineBytes { return .tooLong }
-                } else if count == 0 {
-                    // End of output: it is ending; the next look says how.
-                    outputOpen = false
-                } else if errno != EINTR, errno != EAGAIN {
-                    outputOpen = false
-                }
-            }
-            if descriptors[2].revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    errorOutput += buffer[0..<min(count, max(0, maximumErrorBytes - errorOutput.count))]
-                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    errorsOpen = false
-                }
-            }
-        }
-    }
-}
-
-/// The serving solvers of this process, one server per solver, started at its first puzzle and
-/// kept for the next; a puzzle that needs another environment (a tile board's goal) or memory
-/// limit restarts it with them.
-public enum ExternalServers {
-    private final class Servers: @unchecked Sendable {
-        var byName: [String: ExternalServer] = [:]
-    }
-
-    private static let servers = Mutex(Servers())
-
-    static func answer(
-        _ solver: ExternalSolver, puzzle: ParsedPuzzle, deadline: ContinuousClock.Instant?, limits: JobLimits
-    ) throws(ExternalProcess.StartFailure) -> ExternalProcess.Run {
-        let environment = puzzle.externalEnvironment
-        let server = servers.withLock { servers in
-            let key = solver.kind.rawValue + ":" + solver.name
-            if let server = servers.byName[key], server.solver == solver, server.environment == environment,
-               server.memoryLimitBytes == limits.memoryBytes {
-                return server
-            }
-            let server = ExternalServer(solver: solver, environment: environment, memoryLimitBytes: limits.memoryBytes)
-            servers.byName[key]?.stop()
-            servers.byName[key] = server
-            return server
-        }
-        return try server.answer(Array(puzzle.externalLine.utf8), deadline: deadline, limits: limits)
-    }
-
-    /// Every server stopped (a worker's or `solve`'s end), its control groups removed.
-    public static func stopAll() {
-        servers.withLock { servers in
-            for server in servers.byName.values { server.stop() }
-            servers.byName = [:]
-        }
+        var stale = false
+        while buffer.withUnsafeMutableBytes({ read(output, $0.baseAddress, $0.count) }) > 0 { stale = true }
+        while buffer.withUnsafeMutableBytes({ read(errors, $0.baseAddress, $0.count) }) > 0 {}
+        return stale
     }
 }

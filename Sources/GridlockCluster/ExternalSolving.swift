@@ -71,6 +71,7 @@ public enum ExternalSolving {
             return Outcome(status: .failed, failure: .error, error: "error: \(error.description)", termination: .error)
         }
         var outcome = judge(run, of: solver, on: puzzle, limits: limits, checks: checks)
+        if solver.mode == .serve, outcome.failure == .wrongAnswer || outcome.failure == .error { ExternalServers.putOutOfStep(solver) }
         outcome.termination = outcome.termination ?? outcome.failure.flatMap { failure in
             switch failure {
             case .crashed: .crashed

@@ -31,6 +31,11 @@ public enum JobInput: Sendable, Hashable {
 
 /// What every job of a batch is solved with.
 public struct JobSpecification: Sendable {
+    /// The digests its serving solvers' jobs carry (CoordinatorMachine.Configuration).
+    public var servingSolverDigests: Set<UInt64> {
+        Set(external.filter { $0.mode == .serve }.map { JobFingerprint.digest(of: $0.identity) })
+    }
+
     public var batch: String
     /// nil tells each record's kind from its shape.
     public var kind: PuzzleKind?

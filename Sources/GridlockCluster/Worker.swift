@@ -86,12 +86,18 @@ public enum Worker {
         if let curve = configuration.curve { try sink.secure(curve.client(of: .sink)) }
         try sink.connect(configuration.sink)
         let queue = WorkerQueue(wake: try WakeSignal(), maximumWindow: configuration.maximumWindow)
+        let solverEnded = DispatchSemaphore(value: 0)
         let solverThread = Thread {
             runSolver(queue, identity: configuration.identity, meter: meter, memoryBudgetBytes: configuration.memoryBudgetBytes, external: configuration.external)
+            solverEnded.signal()
         }
         solverThread.start()
         defer {
             queue.stop()
+            // The solver thread stops its serving solvers and removes their control groups as
+            // it ends: with servers running, the process waits for it, a while. (A job still
+            // running then is cut short by the exit; its solver's watchdog kills the solver.)
+            if !ExternalServer.running.withLock(\.isEmpty) { _ = solverEnded.wait(timeout: .now() + 2) }
             coordinator.close()
             sink.close()
         }

@@ -99,6 +99,7 @@ struct BatchCommand: ParsableCommand {
         var configuration = CoordinatorMachine.Configuration(batch: name, identity: .thisProcess)
         configuration.resumeChanged = resumeChanged
         configuration.paired = jobOptions.paired
+        configuration.servingSolverDigests = specification.servingSolverDigests
         let progress = ProgressLine()
         let outcome: LocalCluster.Outcome
         let store: ResultStore

@@ -82,7 +82,7 @@ extension ExternalSolving.Outcome {
         case .invalid, .failed: return nil
         }
         var result = SolveResult(
-            status: solveStatus, cutoffReason: solveStatus == .cutoff ? .timeout : nil, solution: validatedMoves, statistics: statistics)
+            status: solveStatus, cutoffReason: solveStatus == .cutoff ? (termination == .memout ? .memoryBudget : .timeout) : nil, solution: validatedMoves, statistics: statistics)
         if puzzle.sudoku != nil, solveStatus == .solved { result.solvedPosition = solution }
         return result
     }

@@ -319,7 +319,8 @@ struct CoordinatorCommand: ParsableCommand {
             log.notice("--journal is no longer needed and is ignored: the sink's database says what is stored, by fingerprint")
         }
         try jobOptions.checkSolvers(file: file)
-        let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: jobOptions.specification(batch: batch, file: file))
+        let specification = jobOptions.specification(batch: batch, file: file)
+        let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: specification)
         var machine = CoordinatorMachine.Configuration(batch: batch, identity: .thisProcess)
         let bind = self.bind ?? file.string("coordinator.bind") ?? "tcp://127.0.0.1:5555"
         let (security, warnings) = try key.load(file, role: .coordinator, endpoints: [bind])
@@ -331,6 +332,7 @@ struct CoordinatorCommand: ParsableCommand {
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
         machine.resumeChanged = resumeChanged
         machine.paired = jobOptions.paired
+        machine.servingSolverDigests = specification.servingSolverDigests
         var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint }, machine: machine)
         configuration.log = { log.warning("\($0)") }
         configuration.curve = security.curve

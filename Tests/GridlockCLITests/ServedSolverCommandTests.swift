@@ -35,7 +35,7 @@ struct ServedSolverCommandTests {
     }
 
     static func outcomes(_ output: CommandOutput) -> [String] {
-        output.stdout.split(separator: "\n").filter { $0.contains("outside:") }.map(String.init)
+        output.stdout.split(separator: "\n").filter { $0.contains(" · ") }.map(String.init)
     }
 
     @Test("one process answers every puzzle, each handed over as one line; it is gone when the run ends")
@@ -73,7 +73,7 @@ struct ServedSolverCommandTests {
         #expect(ExternalSolverCommandTests.isGone(entries[0].pid))
     }
 
-    @Test("an answer that is not JSON is an error, escaped, and the same server goes on; a line past 1 MiB restarts it")
+    @Test("an answer that is not JSON is an error, escaped, and so is a line past 1 MiB; either way the server is replaced")
     func garbageAndOverlong() throws {
         let log = try BatchCommandTests.temporaryDirectory().appendingPathComponent("log").path
         let answer = try ExternalSolverCommandTests.rightAnswer()
@@ -85,8 +85,49 @@ struct ServedSolverCommandTests {
         #expect(outcomes[1].contains("printed over 1024 KiB"), "\(outcomes)")
         #expect(outcomes[2].contains("solved") && outcomes[3].contains("solved"), "\(outcomes)")
         let entries = try Self.logged(log)
-        // The first server read the first two lines; a new one the last two.
-        #expect(entries.map(\.count) == [1, 2, 3, 4] && entries[0].pid == entries[1].pid && entries[2].pid != entries[1].pid, "\(entries)")
+        // Out of step after each: three servers, the last answering twice.
+        #expect(entries.map(\.count) == [1, 2, 3, 4] && Set(entries.map(\.pid)).count == 3 && entries[2].pid == entries[3].pid, "\(entries)")
+    }
+
+    @Test("a server that prints two lines for one puzzle is replaced before its next puzzle")
+    func twoLinesReplaced() throws {
+        let log = try BatchCommandTests.temporaryDirectory().appendingPathComponent("log").path
+        let answer = try ExternalSolverCommandTests.rightAnswer()
+        let act = "[ $n = 1 ] && { printf '%s\\n%s\\n' '\(answer)' '\(answer)'; continue; };"
+        let result = try Self.solve(Self.server(log: log, answer: answer, act: act), count: 3)
+        let outcomes = Self.outcomes(result)
+        #expect(result.status == 0 && outcomes.count == 3 && outcomes.allSatisfy { $0.contains("solved") }, "\(result.stdout)\(result.stderr)")
+        let entries = try Self.logged(log)
+        #expect(entries.map(\.count) == [1, 2, 3] && entries[0].pid != entries[1].pid && entries[1].pid == entries[2].pid, "\(entries)")
+    }
+
+    @Test("a late second line is taken for the next puzzle, which the validator refutes; the server is then replaced")
+    func lateLineRefuted() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 3, step: 400).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let example = GridlockBinary.repository.appendingPathComponent("examples/external/rushhour_bfs.py").path
+        let doubled = "python3 \(example) --serve | while IFS= read -r a; do echo \"$a\"; sleep 0.1; echo \"$a\"; done"
+        let result = try GridlockBinary.run(["solve", input.path, "--external-serve", "rushhour:late=\(doubled)", "--solver", "late", "--timeout", "10"])
+        let outcomes = Self.outcomes(result)
+        #expect(result.status == 3 && outcomes.count == 3, "\(result.stdout)\(result.stderr)")
+        #expect(outcomes[0].contains("solved") && outcomes[1].contains("wrong answer") && outcomes[2].contains("solved"), "\(outcomes)")
+    }
+
+    @Test("a program that answers one puzzle and exits, served: each puzzle gets a new one, none lost")
+    func oneShotServed() throws {
+        let example = GridlockBinary.repository.appendingPathComponent("examples/external/rushhour_bfs.py").path
+        let result = try Self.solve("python3 \(example)", count: 4)
+        #expect(result.status == 0 && Self.outcomes(result).filter { $0.contains("solved in 23 moves") }.count == 4, "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test("a server's start, however long, is no part of the first puzzle's time or limit; its error output is kept when it dies starting")
+    func slowStart() throws {
+        let log = try BatchCommandTests.temporaryDirectory().appendingPathComponent("log").path
+        let result = try Self.solve("sleep 1.5; " + Self.server(log: log, answer: try ExternalSolverCommandTests.rightAnswer()), count: 2, ["--timeout", "1"])
+        #expect(result.status == 0 && Self.outcomes(result).filter { $0.contains("solved") }.count == 2, "\(result.stdout)\(result.stderr)")
+        let broken = try Self.solve("echo 'no such module' >&2; exit 1", count: 1)
+        #expect(broken.status == 2 && broken.stdout.contains("crashed: outside exited with code 1; its standard error: 'no such module"), "\(broken.stdout)")
     }
 
     @Test("spinning past --time-limit 1 is a timeout at 1-2 s of CPU; allocating past --memory-limit 256M a memout; each server replaced", arguments: LimitCommandTests.methods)
@@ -98,24 +139,75 @@ struct ServedSolverCommandTests {
         let allocate = directory.appendingPathComponent("allocate.py")
         try "import sys\nsys.stdin.readline()\nheld = []\nwhile True:\n    held.append(b'x' * 10_000_000)\n".write(to: allocate, atomically: true, encoding: .utf8)
         let database = directory.appendingPathComponent("r.sqlite").path
+        let exec = directory.appendingPathComponent("allocate-once.py")
+        try "held = []\nwhile True:\n    held.append(b'x' * 10_000_000)\n".write(to: exec, atomically: true, encoding: .utf8)
         let batch = try GridlockBinary.run([
             "batch", input.path, "--workers", "1", "--db", database, "--time-limit", "1", "--memory-limit", "256M", "--timeout", "20",
             "--external-serve", "rushhour:spin=read -r line; while :; do :; done", "--external-serve", "rushhour:allocate=python3 \(allocate.path)",
-            "--solver", "spin,allocate,bfs",
+            // Servers whose work for each puzzle is a child they start for it.
+            "--external-serve", "rushhour:spin-child=while read -r line; do sh -c 'while :; do :; done'; done",
+            "--external-serve", "rushhour:allocate-child=while read -r line; do python3 \(exec.path); done",
+            "--solver", "spin,allocate,spin-child,allocate-child,bfs",
         ], environment: LimitCommandTests.environment(method))
         #expect(batch.status == 2 && batch.stderr.contains("0 worker restarts"), "\(batch.stderr)")
         let rows = try LimitCommandTests.rows(database)
-        #expect(rows.count == 6)
+        #expect(rows.count == 10)
         for row in rows {
             let cpu = row["cpuSeconds"] as? Double ?? -1, wall = row["seconds"] as? Double ?? -1
             switch row["solver"] as? String {
-            case "spin":
+            case "spin", "spin-child":
                 #expect(row["termination"] as? String == "timeout" && cpu >= 1 && cpu <= 2, "\(row)")
-            case "allocate":
+            case "allocate", "allocate-child":
                 #expect(row["termination"] as? String == "memout" && wall < 2, "\(row)")
             default:
                 #expect(row["status"] as? String == "solved", "\(row)")
             }
+        }
+        // The worker removed its servers' control groups before it ended.
+        let workers = Set(rows.compactMap { ($0["worker"] as? String)?.split(separator: ":").last.map(String.init) })
+        for pid in workers {
+            let left = try GridlockBinary.runTool("/usr/bin/find", ["/sys/fs/cgroup/memory", "/sys/fs/cgroup/cpuacct", "-maxdepth", "8", "-name", "gridlock-\(pid)-*"])
+            #expect(left.isEmpty, "left behind: \(left)")
+        }
+    }
+
+    @Test("exec-mode solvers beside a serving one leave it running: one server for the whole batch")
+    func execBesideServe() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("p.txt")
+        try (try ClusterHarness.sample(count: 5, step: 300).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("log").path
+        let batch = try GridlockBinary.run([
+            "batch", input.path, "--workers", "1", "--db", directory.appendingPathComponent("r.sqlite").path, "--timeout", "20",
+            "--external", "rushhour:once=echo '{\"status\":\"unsolvable\"}'",
+            "--external-serve", "rushhour:served=\(Self.server(log: log, answer: #"{"status":"unsolvable"}"#))", "--solver", "once,served",
+        ])
+        #expect(batch.status == 3, "false claims of no solution: \(batch.stderr)")
+        let entries = try Self.logged(log)
+        #expect(entries.count == 5 && Set(entries.map(\.pid)).count == 1, "\(entries)")
+    }
+
+    @Test("a child a warm server starts for one puzzle is held to the limits: spinning is a timeout at the CPU limit, allocating a memout", arguments: LimitCommandTests.methods)
+    func childOfWarmServer(method: String) throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("log").path
+        let allocate = directory.appendingPathComponent("allocate.py")
+        try "held = []\nwhile True:\n    held.append(b'x' * 10_000_000)\n".write(to: allocate, atomically: true, encoding: .utf8)
+        let answer = try ExternalSolverCommandTests.rightAnswer()
+        // The first puzzle answered at once (the server's processes are then known), the
+        // second given to a child.
+        for (child, message) in [("sh -c 'while :; do :; done'", "cut off (timeout)"), ("python3 \(allocate.path)", "cut off (memory")] {
+            try? FileManager.default.removeItem(atPath: log)
+            let started = Date()
+            let result = try Self.solve(
+                Self.server(log: log, answer: answer, act: "[ $n = 2 ] && \(child);"), count: 2, ["--time-limit", "1", "--memory-limit", "256M", "--timeout", "8"],
+                environment: LimitCommandTests.environment(method))
+            let outcomes = Self.outcomes(result)
+            #expect(outcomes.count == 2 && outcomes[0].contains("solved") && outcomes[1].contains(message), "\(child): \(result.stdout)\(result.stderr)")
+            // Stopped at its limit, not at the 8 s deadline.
+            #expect(Date().timeIntervalSince(started) < 5, "\(child): \(result.stdout)")
         }
     }
 

@@ -32,6 +32,9 @@ int gridlock_allowed_cpus(int *cpus, int capacity);
 /// pipe2(2) with O_CLOEXEC (glibc declares pipe2 only with _GNU_SOURCE); 0 on success.
 int gridlock_pipe_close_on_exec(int ends[2]);
 
+/// How many bytes written to the pipe `fd` (either end) are still unread (FIONREAD, which Swift
+/// cannot call: ioctl is variadic); -1 with errno set.
+int gridlock_pipe_unread(int fd);
 /// Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER), so that
 /// a solver's killed children are reaped here, not left as zombies; 0 on success.
 int gridlock_become_subreaper(void);
