@@ -78,18 +78,22 @@ final class ExternalServer {
                 fresh = true
             }
             var exchange = Exchange(pending: line[...], maximumLineBytes: maximumLineBytes, maximumErrorBytes: maximumErrorBytes)
+            // Read before the write: the write wakes the server, which may take this thread's
+            // core for a while before the clock would be read.
+            var started = clock.now
             exchange.write(to: input)
             var deadline = deadline
             if fresh {
-                guard waitUntilRead(&exchange, clock: clock) else {
+                guard let read = waitUntilRead(&exchange, clock: clock) else {
                     if ExternalProcess.hasExited(watchdog) { return died(exchange, started: clock.now, clock: clock, meter: nil) }
                     stop()
                     throw ExternalProcess.StartFailure(
                         description: "\(solver.name) was started \(Self.startAllowance) ago and has not read its first puzzle: a serving solver reads a puzzle a line")
                 }
-                deadline = deadline.map { $0 + asked.duration(to: clock.now) }
+                started = read
+                deadline = deadline.map { $0 + asked.duration(to: read) }
             }
-            let (run, diedUnread) = converse(&exchange, deadline: deadline, limits: limits, clock: clock)
+            let (run, diedUnread) = converse(&exchange, started: started, deadline: deadline, limits: limits, clock: clock)
             // A server on its way out (one that exits after each answer) ended before it read
             // the puzzle: a new one gets it, once.
             if diedUnread, !fresh, attempt == 1 { continue }
@@ -100,9 +104,9 @@ final class ExternalServer {
     /// One puzzle, written, answered or not: the run as ExternalProcess reports one, and whether
     /// the server ended before it read the puzzle.
     private func converse(
-        _ exchange: inout Exchange, deadline: ContinuousClock.Instant?, limits: JobLimits, clock: ContinuousClock
+        _ exchange: inout Exchange, started start: ContinuousClock.Instant, deadline: ContinuousClock.Instant?, limits: JobLimits,
+        clock: ContinuousClock
     ) -> (run: ExternalProcess.Run, diedUnread: Bool) {
-        let start = clock.now
         var meter = Meter(server: self, limits: limits)
         let ending = exchange.pump(input: input, output: output, errors: errors, until: deadline, clock: clock) {
             if ExternalProcess.hasExited(self.watchdog) { return .died }
@@ -153,18 +157,23 @@ final class ExternalServer {
             wallSeconds: Double(seconds: started.duration(to: clock.now)), cpuSeconds: measured.cpu, peakRSSBytes: measured.peak)
     }
 
-    /// Waits until a new server has read its puzzle (true), or it ended or `startAllowance`
-    /// passed first (false); its standard error is read meanwhile, so it cannot fill up.
-    private func waitUntilRead(_ exchange: inout Exchange, clock: ContinuousClock) -> Bool {
+    /// Waits until a new server has read its puzzle, and returns the last instant it was seen
+    /// unread (so the clock starts at most one look early, never late: an answer is never
+    /// timed shorter than it took); nil when the server ended or `startAllowance` passed first.
+    /// Its standard error is read meanwhile, so that it cannot fill up.
+    private func waitUntilRead(_ exchange: inout Exchange, clock: ContinuousClock) -> ContinuousClock.Instant? {
         let until = clock.now + Self.startAllowance
-        while clock.now < until {
+        var looks = 0
+        while true {
+            let unreadAt = clock.now
             exchange.write(to: input)
-            if exchange.wasRead(input: input) { return true }
-            if ExternalProcess.hasExited(watchdog) { return false }
+            if exchange.wasRead(input: input) { return unreadAt }
+            if unreadAt > until || ExternalProcess.hasExited(watchdog) { return nil }
             exchange.drainErrors(errors)
-            usleep(500)
+            // Close looks at first (most servers read within milliseconds), then gentler ones.
+            looks += 1
+            if looks < 2_000 { sched_yield() } else { usleep(200) }
         }
-        return false
     }
 
     private func start() throws(ExternalProcess.StartFailure) {
