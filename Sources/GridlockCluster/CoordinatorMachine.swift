@@ -31,6 +31,8 @@ public struct CoordinatorMachine {
         /// a new server has to start (ExternalServer.startAllowance) on top, which the worker
         /// does not count against the job.
         public var servingSolverDigests: Set<UInt64> = []
+        /// What the sink records of the batch (its start, solvers and limits), sent to it.
+        public var record: BatchRecord?
         public static let serverStartAllowance: Duration = .seconds(10)
         /// How long a finished job may wait for the sink's acknowledgement before it is re-issued.
         public var storeTimeout: Duration = .seconds(10)
@@ -239,6 +241,8 @@ public struct CoordinatorMachine {
             resume.lastHeard = now
             for stored in jobs { settle(stored) }
         case .sinkHello:
+            // A sink heard for the first time (or restarted) learns of the batch.
+            if sender != resume.sink, let record = configuration.record { actions.append(.send(to: sender, .batchRecord(record))) }
             resume.sinkSaidHello(sender, batch: configuration.batch, now: now, &actions)
         case .storedPage(let batch, let from, let jobs, let complete):
             guard sender == resume.sink, batch == configuration.batch, resume.accept(from: from, jobs: jobs, complete: complete) else {
@@ -256,6 +260,8 @@ public struct CoordinatorMachine {
             refuse(.unexpected, "\(message.kindName), which only a coordinator sends", from: sender, now: now, &actions)
         case .machine:
             refuse(.unexpected, "machine, which a worker sends the sink", from: sender, now: now, &actions)
+        case .batchRecord:
+            refuse(.unexpected, "batchRecord, which only a coordinator sends", from: sender, now: now, &actions)
         }
         advance(now: now, &actions)
         return actions
@@ -293,6 +299,11 @@ public struct CoordinatorMachine {
             progress.complete = true
             for worker in idle { actions.append(.send(to: worker, .drained)) }
             idle.removeAll()
+            // The sink's record of the batch gets its number of jobs.
+            if var record = configuration.record, let sink = resume.sink {
+                record.jobs = progress.read
+                actions.append(.send(to: sink, .batchRecord(record)))
+            }
             stop(.complete, &actions)
         }
     }

@@ -71,6 +71,7 @@ extension WireMessage {
         case .sinkStopped: "sinkStopped"
         case .alive: "alive"
         case .machine: "machine"
+        case .batchRecord: "batchRecord"
         }
     }
 }

@@ -100,6 +100,9 @@ public enum Sink {
                     _ = try database.forget(batch: batch, from: from)
                 case .recordMachine(let batch, let record):
                     try database.record(record, batch: batch)
+                case .recordBatch(let record):
+                    try database.record(BatchEnvironment(record))
+                    if record.jobs > 0 { try database.recordTotal(batch: record.batch, jobs: record.jobs) }
                 case .log(let line):
                     configuration.log(line)
                 }

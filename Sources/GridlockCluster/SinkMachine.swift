@@ -6,6 +6,7 @@
 //   results ──> waiting ──(20 ms after the first, or 4,096 of them)──> store ──> stored: acks
 //   coordinator: storedQuery ──> read a page ──> storedPage;  forget ──> forget
 //   a worker's machine, once per batch and host ──> recordMachine
+//   coordinator: batchRecord ──> recordBatch
 //   every second: sinkHello (how a coordinator learns where the sink is, and that it lives)
 //
 // Results wait before they are stored: a transaction costs a lock, a WAL append and an fsync
@@ -27,6 +28,8 @@ public struct SinkMachine {
         case forget(batch: String, from: Int)
         /// Keep this machine's description for the batch (one row per batch and host).
         case recordMachine(batch: String, MachineRecord)
+        /// Keep the coordinator's record of its batch (the first; a later one gives the total).
+        case recordBatch(BatchRecord)
         /// A line for the operator (a refused frame, at a bounded rate).
         case log(String)
     }
@@ -141,6 +144,8 @@ public struct SinkMachine {
             return [.readStored(batch: batch, from: max(0, from), limit: max(1, min(limit, WireProtocol.storedPageSize)))]
         case .forget(let batch, let from)?:
             return [.forget(batch: batch, from: max(0, from))]
+        case .batchRecord(let record)?:
+            return [.recordBatch(record)]
         case nil:
             return refuse(.malformed, "not a message, on the coordinator's connection", now: now)
         case let other?:

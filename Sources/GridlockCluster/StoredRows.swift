@@ -31,6 +31,23 @@ public struct BatchEnvironment: Sendable, Hashable, Codable {
         self.jobs = jobs
     }
 
+    /// A coordinator's record of its batch, as its sink keeps it.
+    public init(_ record: BatchRecord) {
+        self.init(
+            id: record.batch, started: record.started, host: record.host, cores: record.cores, configuration: record.configuration,
+            revision: record.revision, solvers: record.solvers, jobs: record.jobs)
+        timeLimitSeconds = record.limits.cpuSeconds
+        wallLimitSeconds = record.wallLimitSeconds
+        memoryLimitBytes = record.limits.memoryBytes
+    }
+
+    /// The record a coordinator sends its sink of this batch.
+    public var record: BatchRecord {
+        BatchRecord(
+            batch: id, started: started, host: host, cores: cores, configuration: configuration, revision: revision, solvers: solvers,
+            jobs: jobs, limits: JobLimits(cpuSeconds: timeLimitSeconds, memoryBytes: memoryLimitBytes), wallLimitSeconds: wallLimitSeconds)
+    }
+
     /// "CPU 1 s, wall 30 s, memory 256 MiB", or nil without limits.
     public var limitsText: String? {
         // Three significant digits: a limit of a microsecond is not "0.00 s".

@@ -109,11 +109,7 @@ struct BatchCommand: ParsableCommand {
                 workers, memoryBudget: memoryBudget.share(of: workers), flags: jobOptions.external.flags, cpus: placement.plan(workers: workers))
             do {
                 store = try ResultStore(path: db)
-                var environment = BatchEnvironment.current(batch: name, solvers: jobOptions.solverNames, jobs: 0)
-                environment.timeLimitSeconds = specification.limits.cpuSeconds
-                environment.wallLimitSeconds = specification.timeoutSeconds
-                environment.memoryLimitBytes = specification.limits.memoryBytes
-                try store.record(environment)
+                try store.record(jobOptions.environment(batch: name, specification: specification))
             } catch {
                 pool.stop(signal: SIGTERM)
                 throw error
@@ -218,6 +214,16 @@ struct JobOptions: ParsableArguments {
         if let maxRecordBytes, !(64...(8 << 20)).contains(maxRecordBytes) {
             throw ValidationError("--max-record-bytes must be from 64 to 8388608")
         }
+    }
+
+    /// The batch as the batches table records it: this process's machine and build, the
+    /// solvers and the limits.
+    func environment(batch: String, specification: JobSpecification) -> BatchEnvironment {
+        var environment = BatchEnvironment.current(batch: batch, solvers: solverNames, jobs: 0)
+        environment.timeLimitSeconds = specification.limits.cpuSeconds
+        environment.wallLimitSeconds = specification.timeoutSeconds
+        environment.memoryLimitBytes = specification.limits.memoryBytes
+        return environment
     }
 
     /// The solvers named in --solver exist: built in, or outside (by a flag, or by `file`'s

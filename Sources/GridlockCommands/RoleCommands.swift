@@ -333,6 +333,7 @@ struct CoordinatorCommand: ParsableCommand {
         machine.resumeChanged = resumeChanged
         machine.paired = jobOptions.paired
         machine.servingSolverDigests = specification.servingSolverDigests
+        machine.record = jobOptions.environment(batch: batch, specification: specification).record
         var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint }, machine: machine)
         configuration.log = { log.warning("\($0)") }
         configuration.curve = security.curve

@@ -53,6 +53,9 @@ extension WireMessage {
             writer.byte(Kind.machine.rawValue)
             writer.string(batch)
             record.write(to: &writer)
+        case .batchRecord(let record):
+            writer.byte(Kind.batchRecord.rawValue)
+            record.write(to: &writer)
         }
         return writer.bytes
     }
@@ -95,6 +98,8 @@ extension WireMessage {
             message = .alive
         case .machine:
             message = .machine(batch: try reader.name(slot: 0), try MachineRecord(from: &reader))
+        case .batchRecord:
+            message = .batchRecord(try BatchRecord(from: &reader))
         }
         try reader.finish()
         return message

@@ -25,7 +25,8 @@
 // results echo, and what only the sink, the coordinator or a worker may say travels with a tag
 // frame (ClusterKey.swift) (version 6). A result carries its answer's verdict and why its run
 // ended early, if it did (version 7: outside solvers). A worker describes its machine to the
-// sink, and a result carries what the worker held idle (version 8). Heartbeats list
+// sink, and a result carries what the worker held idle (version 8). A coordinator tells the
+// sink of its batch: its start, its solvers and its limits (version 9). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -33,7 +34,7 @@
 @_exported import GridlockKinds
 
 public enum WireProtocol {
-    public static let version: UInt8 = 8
+    public static let version: UInt8 = 9
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -294,6 +295,8 @@ public enum WireMessage: Sendable, Hashable {
     case sinkStopped(reason: String)
     /// Worker to sink, before its first results of a batch: the machine it runs on.
     case machine(batch: String, MachineRecord)
+    /// Coordinator to sink: the batch it runs, for the sink's batches table.
+    case batchRecord(BatchRecord)
 
     /// What only the sink says: with a cluster key, believed only with the key's tag.
     public var isTheSinks: Bool {
@@ -306,7 +309,7 @@ public enum WireMessage: Sendable, Hashable {
     /// What only the coordinator asks of the sink: with a cluster key, done only with its tag.
     public var isTheCoordinators: Bool {
         switch self {
-        case .storedQuery, .forget: true
+        case .storedQuery, .forget, .batchRecord: true
         default: false
         }
     }
@@ -322,6 +325,6 @@ public enum WireMessage: Sendable, Hashable {
     }
 
     enum Kind: UInt8 {
-        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained, sinkStopped, alive, machine
+        case ready = 1, jobs, heartbeat, results, stored, sinkHello, storedQuery, storedPage, forget, drained, sinkStopped, alive, machine, batchRecord
     }
 }

@@ -280,4 +280,22 @@ struct LimitCommandTests {
         let refused = try GridlockBinary.run(["batch", input.path, "--repeats", "0"])
         #expect(refused.status == 64 && refused.stderr.contains("--repeats"), "\(refused.stderr)")
     }
+
+    @Test("a coordinator's batch is recorded by its sink with its limits and its number of jobs, so its report has PAR-2")
+    func coordinatorRecordsItsBatch() throws {
+        let cluster = try ClusterHarness()
+        let input = try cluster.write(try ClusterHarness.sample(count: 4, step: 300))
+        try cluster.startSink()
+        try cluster.startCoordinator(input, extra: ["--time-limit", "5", "--memory-limit", "1G", "--timeout", "30", "--solver", "bfs,bidirectional"])
+        try cluster.startWorkers(1)
+        try cluster.finish()
+        let report = try GridlockBinary.run(["report", cluster.database, "--format", "json"])
+        let tables = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let batches = try #require(tables["batches"] as? [[String: Any]])
+        #expect(batches.count == 1 && batches[0]["id"] as? String == "test", "\(batches)")
+        #expect(batches[0]["time_limit_seconds"] as? Double == 5 && batches[0]["memory_limit_bytes"] as? Int == 1 << 30, "\(batches)")
+        #expect(batches[0]["wall_limit_seconds"] as? Double == 30 && batches[0]["jobs"] as? Int == 8, "\(batches)")
+        let scores = try #require(tables["scores"] as? [[String: Any]])
+        #expect(scores.count == 3 && scores.allSatisfy { ($0["par2_seconds"] as? Double ?? 0) > 0 }, "\(scores)")
+    }
 }

@@ -54,6 +54,32 @@ struct CoordinatorMachineTests {
         #expect(Self.dispatched(page).map(\.id) == [0, 1, 2])
     }
 
+    @Test("the sink hears of the batch when the coordinator first hears it (again after a restart), and its number of jobs at the end")
+    func batchRecordSent() {
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+        let record = BatchRecord(
+            batch: "b", started: "t", host: "c", cores: 2, configuration: "release", revision: "r", solvers: "bfs@1", jobs: 0,
+            limits: JobLimits(cpuSeconds: 1), wallLimitSeconds: 30)
+        configuration.record = record
+        var machine = CoordinatorMachine(configuration: configuration)
+        _ = machine.read((0..<2).map { Self.job($0) }, ended: true, now: Self.t0)
+        #expect(machine.receive(.sinkHello, from: Self.sink, now: Self.t0).contains(.send(to: Self.sink, .batchRecord(record))))
+        // The same sink again: nothing new to say.
+        #expect(!machine.receive(.sinkHello, from: Self.sink, now: Self.t0).contains { if case .send(_, .batchRecord) = $0 { true } else { false } })
+        // A restarted sink (a new connection) hears it again.
+        let restarted: [UInt8] = [8]
+        #expect(machine.receive(.sinkHello, from: restarted, now: Self.t0).contains(.send(to: restarted, .batchRecord(record))))
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: restarted, now: Self.t0)
+        let jobs = Self.dispatched(machine.receive(.ready(Self.identity, credit: 2), from: Self.worker, now: Self.t0))
+        #expect(jobs.count == 2)
+        let stored = machine.receive(.stored(batch: "b", jobs: jobs.map { StoredJob(job: $0.id, fingerprint: $0.fingerprint) }), from: restarted, now: Self.t0)
+        var final = record
+        final.jobs = 2
+        #expect(stored.contains(.send(to: restarted, .batchRecord(final))) && stored.contains(.stop(.complete)), "\(stored)")
+        // A worker that sends one is refused.
+        #expect(Self.withoutLogs(machine.receive(.batchRecord(record), from: Self.worker, now: Self.t0)).isEmpty)
+    }
+
     @Test("the sink's word that it stopped stops the batch with its reason; the same words from another peer do not")
     func sinkStoppedStopsTheBatch() {
         var machine = Self.machine(jobs: 3)

@@ -171,6 +171,24 @@ struct SinkMachineTests {
         #expect(open.counters.dropped.malformed == 1)
     }
 
+    @Test("a coordinator's record of its batch is kept; with a key, only with the coordinator's tag")
+    func batchRecordKept() {
+        let record = BatchRecord(
+            batch: "b", started: "2026-11-26T19:00:00Z", host: "c", cores: 2, configuration: "release", revision: "r", solvers: "bfs@1", jobs: 0,
+            limits: JobLimits(cpuSeconds: 1), wallLimitSeconds: nil)
+        let key = ClusterKey.random()
+        var machine = SinkMachine(key: key)
+        let message = WireMessage.batchRecord(record)
+        #expect(Self.withoutLogs(machine.receiveFromCoordinator([message.encoded()], now: Self.t0)).isEmpty)
+        #expect(Self.withoutLogs(machine.receiveFromCoordinator(message.frames(key: ClusterKey.random()), now: Self.t0)).isEmpty)
+        #expect(machine.counters.dropped.forged == 2)
+        #expect(machine.receiveFromCoordinator(message.frames(key: key), now: Self.t0) == [.recordBatch(record)])
+        // A worker's results socket is no place for it.
+        var open = SinkMachine()
+        #expect(Self.withoutLogs(open.receiveResults([message.encoded()], now: Self.t0)).isEmpty)
+        #expect(open.counters.dropped.malformed == 1)
+    }
+
     @Test("past the most machines a sink keeps, records are refused and counted, not written")
     func machinesBounded() {
         var machine = SinkMachine()

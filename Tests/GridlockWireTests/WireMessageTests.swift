@@ -60,7 +60,29 @@ struct WireMessageTests {
         .machine(batch: "b-1", machine),
         .machine(batch: "b-1", MachineRecord(
             host: "h", cpuModel: "", cores: 0, threads: 0, governor: nil, turbo: nil, kernel: "", memoryBytes: 0, loadAverage: 0, method: "")),
+        .batchRecord(batchRecord),
+        .batchRecord(BatchRecord(
+            batch: "b", started: "", host: "", cores: 0, configuration: "", revision: "", solvers: "", jobs: 0, limits: JobLimits(),
+            wallLimitSeconds: nil)),
     ]
+
+    static let batchRecord = BatchRecord(
+        batch: "b-1", started: "2026-11-26T19:00:00Z", host: "head", cores: 16, configuration: "release", revision: "8ac6526",
+        solvers: "bfs@1,bidirectional@1", jobs: 6_000, limits: JobLimits(cpuSeconds: 1.5, memoryBytes: 256 << 20), wallLimitSeconds: 30)
+
+    @Test("a batch record with a count below zero or a wall limit that is no positive number is malformed")
+    func batchRecordBounds() {
+        let edits: [(String, (inout BatchRecord) -> Void)] = [
+            ("cores", { $0.cores = -1 }), ("jobs", { $0.jobs = -5 }), ("zero wall", { $0.wallLimitSeconds = 0 }),
+            ("NaN wall", { $0.wallLimitSeconds = .nan }), ("zero CPU", { $0.limits.cpuSeconds = 0 }),
+            ("long host", { $0.host = String(repeating: "x", count: 256) }),
+        ]
+        for (what, edit) in edits {
+            var record = Self.batchRecord
+            edit(&record)
+            #expect(throws: WireError.self, "\(what)") { try WireMessage.decode(WireMessage.batchRecord(record).encoded()) }
+        }
+    }
 
     static let machine = MachineRecord(
         host: "node-7", cpuModel: "AMD EPYC 7B13 64-Core Processor", cores: 64, threads: 128, governor: "performance", turbo: "on",
