@@ -50,6 +50,13 @@ let package = Package(
         // libpng's simplified API, from Debian's libpng-dev, and the small wrapper over it.
         .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
         .target(name: "PNGFile", dependencies: ["CPNG"]),
+        // libjpeg-turbo (Debian's libjpeg62-turbo-dev), called through C that catches its
+        // errors (it reports them by longjmp, which Swift cannot cross).
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // PNG and JPEG files as pixels, for `gridlock scan`.
+        .target(name: "ImageFile", dependencies: ["CJPEG", "PNGFile"]),
+        // From a picture to a puzzle: a Rush Hour board found, measured and read in pixels. Pure.
+        .target(name: "GridlockScan", dependencies: ["GridlockCore"]),
         // A thin, safe Swift wrapper: context, sockets, multipart messages, poll, typed errors.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         // prctl(2), which Swift cannot call (it is variadic): a supervised worker dies with its
@@ -81,7 +88,7 @@ let package = Package(
             name: "GridlockCommands",
             dependencies: [
                 "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo", "GridlockObservability",
-                "GridlockDrawing", "PNGFile", "GridlockHTMLReport",
+                "GridlockDrawing", "PNGFile", "GridlockHTMLReport", "GridlockScan", "ImageFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -118,6 +125,10 @@ let package = Package(
             dependencies: ["GridlockHTMLReport", "GridlockCharts", "GridlockCluster", "GridlockCore"]
         ),
         .testTarget(
+            name: "GridlockScanTests",
+            dependencies: ["GridlockScan", "GridlockDrawing", "GridlockCore", "ImageFile", "PNGFile"]
+        ),
+        .testTarget(
             name: "GridlockWireTests",
             dependencies: ["GridlockWire", "GridlockKinds"]
         ),
@@ -133,7 +144,7 @@ let package = Package(
             name: "GridlockCLITests",
             dependencies: [
                 "gridlock", "ZeroMQ", "GridlockWire", "GridlockObservability", "GridlockCluster", "GridlockCore",
-                "GridlockDrawing", "PNGFile",
+                "GridlockDrawing", "PNGFile", "ImageFile",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

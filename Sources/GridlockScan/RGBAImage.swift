@@ -1,0 +1,84 @@
+// A picture as the scanner reads it: 8-bit RGBA pixels, rows top first, and the few colour
+// measures it uses. Colours are compared by the sum of their channels' differences (0-765):
+// cheap, and enough to tell a block from the tray it sits on.
+
+public struct RGBAImage: Sendable {
+    public let width: Int
+    public let height: Int
+    /// width * height * 4 bytes.
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height * 4, "a \(width)x\(height) image needs \(width * height * 4) bytes")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The colour at (x, y), clamped to the picture.
+    @inline(__always)
+    public func colour(_ x: Int, _ y: Int) -> RGB {
+        let cx = min(max(x, 0), width - 1), cy = min(max(y, 0), height - 1)
+        let at = (cy * width + cx) * 4
+        return RGB(Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
+    }
+
+    /// The mean colour of the pixels in [x0, x1) x [y0, y1), clamped; black when empty.
+    public func mean(x0: Int, y0: Int, x1: Int, y1: Int) -> RGB {
+        let xs = max(0, x0)..<min(width, max(x1, x0 + 1)), ys = max(0, y0)..<min(height, max(y1, y0 + 1))
+        var sum = (0, 0, 0), count = 0
+        for y in ys {
+            for x in xs {
+                let at = (y * width + x) * 4
+                sum.0 += Int(pixels[at])
+                sum.1 += Int(pixels[at + 1])
+                sum.2 += Int(pixels[at + 2])
+                count += 1
+            }
+        }
+        guard count > 0 else { return RGB(0, 0, 0) }
+        return RGB(sum.0 / count, sum.1 / count, sum.2 / count)
+    }
+}
+
+public struct RGB: Sendable, Hashable, CustomStringConvertible {
+    public var red: Int
+    public var green: Int
+    public var blue: Int
+
+    public init(_ red: Int, _ green: Int, _ blue: Int) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// The sum of the channels' differences: 0 for the same colour, 765 for black and white.
+    @inline(__always)
+    public func distance(to other: RGB) -> Int {
+        abs(red - other.red) + abs(green - other.green) + abs(blue - other.blue)
+    }
+
+    /// How far red stands out of the other two channels (the prisoner is red in every theme).
+    public var redness: Int { red - max(green, blue) }
+
+    /// The channels' sum, 0-765.
+    public var brightness: Int { red + green + blue }
+
+    /// The spread of the channels: 0 for a grey.
+    public var saturation: Int { max(red, green, blue) - min(red, green, blue) }
+
+    public var description: String { "#" + [red, green, blue].map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
+
+    /// The per-channel median of some colours.
+    public static func median(_ colours: [RGB]) -> RGB {
+        guard !colours.isEmpty else { return RGB(0, 0, 0) }
+        func middle(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
+        return RGB(middle(colours.map(\.red)), middle(colours.map(\.green)), middle(colours.map(\.blue)))
+    }
+}
+
+extension String {
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,74 @@
+// `gridlock scan` for real: pictures `render` drew, as PNG and as JPEG, alone and in a folder,
+// and pictures that are no board or no image, each refused with the file named and a reason.
+
+import Foundation
+import ImageFile
+import PNGFile
+import Testing
+
+@Suite("scan: pictures to puzzles")
+struct ScanCommandTests {
+    static let board = "ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo"
+    static let walled = "xoBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLx"
+
+    /// `render`'s PNG of `board`, in `directory`.
+    static func rendered(_ board: String, in directory: URL, name: String, scale: String = "1") throws -> URL {
+        let file = directory.appendingPathComponent(name)
+        let result = try GridlockBinary.run(["render", board, "-o", file.path, "--scale", scale])
+        #expect(result.status == 0, "\(result.stderr)")
+        return file
+    }
+
+    @Test("a rendered board, PNG or JPEG, scans back to the same board, fixed blocks included; a folder is read in name order")
+    func roundTrip() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let png = try Self.rendered(Self.board, in: directory, name: "b.png")
+        let walled = try Self.rendered(Self.walled, in: directory, name: "a.png", scale: "0.7")
+        let decoded = try PNGFile.decode(Array(try Data(contentsOf: walled)))
+        try Data(try ImageFile.encodeJPEG(width: decoded.width, height: decoded.height, rgba: decoded.rgba, quality: 60))
+            .write(to: directory.appendingPathComponent("c.jpg"))
+        let one = try GridlockBinary.run(["scan", png.path])
+        #expect(one.status == 0 && one.stdout == Self.board + "\n", "\(one.stdout)\(one.stderr)")
+        let folder = try GridlockBinary.run(["scan", directory.path])
+        #expect(folder.status == 0 && folder.stdout == "\(Self.walled)\n\(Self.board)\n\(Self.walled)\n", "\(folder.stdout)\(folder.stderr)")
+        // What scan prints, solve reads.
+        let solved = try GridlockBinary.run(["solve", "-"], stdin: one.stdout)
+        #expect(solved.status == 0 && solved.stdout.contains("solved in 23 moves"), "\(solved.stdout)\(solved.stderr)")
+    }
+
+    @Test("json and grid formats, and the overlay of what was seen")
+    func formatsAndOverlay() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let png = try Self.rendered(Self.board, in: directory, name: "b.png")
+        let overlay = directory.appendingPathComponent("seen.png")
+        let json = try GridlockBinary.run(["scan", png.path, "--format", "json", "--debug-overlay", overlay.path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["board"] as? String == Self.board && object["width"] as? Int == 6 && object["file"] as? String == png.path, "\(json.stdout)")
+        let drawn = try PNGFile.decode(Array(try Data(contentsOf: overlay)))
+        let original = try PNGFile.decode(Array(try Data(contentsOf: png)))
+        #expect(drawn.width == original.width && drawn.rgba != original.rgba)
+        let grid = try GridlockBinary.run(["scan", png.path, "--format", "grid"])
+        #expect(grid.stdout == "..BCCC\nD.BEFF\nDAAEG.>\n.H..GI\n.HJJGI\n.KKLL.\n\n", "\(grid.stdout)")
+    }
+
+    @Test("no image, no board, a missing file: each named with its reason, exit 1, the good ones still printed")
+    func refusals() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let png = try Self.rendered(Self.board, in: directory, name: "b.png")
+        let text = directory.appendingPathComponent("notes.png")
+        try "not a picture".write(to: text, atomically: true, encoding: .utf8)
+        let blank = directory.appendingPathComponent("blank.png")
+        try Data(try PNGFile.encode(width: 64, height: 64, rgba: [UInt8](repeating: 200, count: 64 * 64 * 4))).write(to: blank)
+        let truncated = directory.appendingPathComponent("cut.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]).write(to: truncated)
+        let result = try GridlockBinary.run(["scan", png.path, text.path, blank.path, truncated.path, directory.appendingPathComponent("gone.png").path])
+        #expect(result.status == 1 && result.stdout == Self.board + "\n", "\(result.stdout)")
+        #expect(result.stderr.contains("notes.png: not a PNG or JPEG image"), "\(result.stderr)")
+        #expect(result.stderr.contains("blank.png: no board found"), "\(result.stderr)")
+        #expect(result.stderr.contains("cut.jpg: libjpeg could not read the image"), "\(result.stderr)")
+        #expect(result.stderr.contains("gone.png: it does not exist"), "\(result.stderr)")
+        #expect(result.stderr.contains("4 of 5 images could not be read"), "\(result.stderr)")
+        let sudoku = try GridlockBinary.run(["scan", png.path, "--kind", "sudoku"])
+        #expect(sudoku.status == 64 && sudoku.stderr.contains("not read from pictures yet"), "\(sudoku.stderr)")
+    }
+}
