@@ -1,4 +1,5 @@
-// Where puzzles come from: arguments that are puzzle text, files, or `-` for standard input.
+// Where puzzles come from: arguments that are puzzle text, files (pictures scanned: ImageInput),
+// or `-` for standard input.
 
 import ArgumentParser
 import Foundation
@@ -26,6 +27,10 @@ struct PuzzleInput {
                 }
                 inputs.append(PuzzleInput(name: "stdin", text: String(decoding: data, as: UTF8.self)))
             } else if FileManager.default.fileExists(atPath: argument) {
+                if let board = try ImageInput.puzzleText(argument) {
+                    inputs.append(PuzzleInput(name: argument, text: board))
+                    continue
+                }
                 guard let data = FileManager.default.contents(atPath: argument) else {
                     throw ValidationError("cannot read \(argument)")
                 }
@@ -43,7 +48,11 @@ struct PuzzleInput {
     static func jobInputs(_ arguments: [String]) throws -> [JobInput] {
         try arguments.enumerated().map { index, argument in
             if argument == "-" { return .standardInput }
-            if FileManager.default.fileExists(atPath: argument) { return .file(argument) }
+            if FileManager.default.fileExists(atPath: argument) {
+                // A picture is read whole up front: it is one board, not a stream of them.
+                if let board = try ImageInput.puzzleText(argument) { return .text(name: argument, board) }
+                return .file(argument)
+            }
             if looksLikePath(argument) {
                 throw ValidationError("no such file: \(argument)")
             }

@@ -148,7 +148,7 @@ struct ScanCommand: ParsableCommand {
             let bytes = try PNGFile.encode(width: drawn.width, height: drawn.height, rgba: drawn.pixels)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         } catch {
-            throw CommandFailure("cannot write the overlay \(path): \(error)")
+            throw CommandFailure("cannot write the overlay \(path): \((error as NSError).localizedDescription)")
         }
     }
 }

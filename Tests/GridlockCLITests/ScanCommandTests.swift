@@ -71,4 +71,20 @@ struct ScanCommandTests {
         let sudoku = try GridlockBinary.run(["scan", png.path, "--kind", "sudoku"])
         #expect(sudoku.status == 64 && sudoku.stderr.contains("not read from pictures yet"), "\(sudoku.stderr)")
     }
+
+    @Test("solve, batch and bench take pictures where they take puzzle files; a picture that is no board stops them, named")
+    func picturesAsPuzzleFiles() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let png = try Self.rendered(Self.board, in: directory, name: "shot.png")
+        let solved = try GridlockBinary.run(["solve", png.path, "--show"])
+        #expect(solved.status == 0 && solved.stdout.contains("shot.png:1 · bfs: solved in 23 moves"), "\(solved.stdout)\(solved.stderr)")
+        let batch = try GridlockBinary.run(["batch", png.path, "--workers", "1", "--db", directory.appendingPathComponent("r.sqlite").path])
+        #expect(batch.status == 0 && batch.stderr.contains("1 solved"), "\(batch.stderr)")
+        let bench = try GridlockBinary.run(["bench", png.path, "--warmup", "0", "--solver", "bfs"])
+        #expect(bench.status == 0 && bench.stdout.contains("bfs"), "\(bench.stdout)\(bench.stderr)")
+        let blank = directory.appendingPathComponent("blank.png")
+        try Data(try PNGFile.encode(width: 64, height: 64, rgba: [UInt8](repeating: 200, count: 64 * 64 * 4))).write(to: blank)
+        let refused = try GridlockBinary.run(["solve", blank.path])
+        #expect(refused.status == 1 && refused.stderr.contains("blank.png: the picture could not be read as a board: no board found"), "\(refused.stderr)")
+    }
 }

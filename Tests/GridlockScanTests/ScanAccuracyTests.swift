@@ -121,6 +121,12 @@ struct ScanAccuracyTests {
                 let perturbation = perturbations[(index + (renderer == .painted ? 5 : 0)) % perturbations.count]
                 let image = try perturbation.apply(Self.picture(board, by: renderer, random: &random), random: &random)
                 let key = "\(renderer.rawValue) | \(perturbation)"
+                // GRIDLOCK_SCAN_SAVE=DIR keeps every picture (for timing `gridlock scan DIR`).
+                if let directory = ProcessInfo.processInfo.environment["GRIDLOCK_SCAN_SAVE"] {
+                    let bytes = try PNGFile.encode(width: image.width, height: image.height, rgba: image.pixels)
+                    let name = String(format: "%04d-%@.png", index, renderer == .painted ? "painted" : "gridlock")
+                    try Data(bytes).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+                }
                 read[key, default: (0, 0)].of += 1
                 switch RushHourScanner.scan(image) {
                 case .success(let scanned):
