@@ -33,9 +33,12 @@ public enum SmallFile {
             throw Problem(path: path, reason: "it is \(what), not a file")
         }
         guard status.st_size <= limit else { throw Problem(path: path, reason: "it is over \(limit) bytes") }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        // Sized by the file, not the limit (a picture's 64 MiB limit, zeroed for each file, cost
+        // scan most of its time); grown if the file grows while it is read, up to the limit.
+        var bytes = [UInt8](repeating: 0, count: min(limit, max(4_096, Int(status.st_size))) + 1)
         var count = 0
         while count <= limit {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(bytes.count, limit + 1 - bytes.count)) }
             let got = bytes[count...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if got == 0 { break }
             if got < 0 {
