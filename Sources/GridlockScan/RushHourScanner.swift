@@ -3,11 +3,12 @@
 // 1. The board is the inside of a frame of contrasting colour, divided into square tiles
 //    (BoardFinder). It may sit anywhere in a larger picture.
 // 2. The tray's colour is what lies just inside the frame all round: blocks stand a little
-//    inside their tiles, so the tray shows between them and the frame.
+//    inside their tiles, so the tray shows between them and the frame. Where blocks crowd the
+//    frame, each of the commonest colours there is tried: only the tray's reads by the rules.
 // 3. A tile whose middle has the tray's colour is empty; any other holds a block.
 // 4. Two neighbouring block tiles belong to one block unless a seam (the tray showing through,
 //    or an outline) runs between them, close to their shared edge. A block is a straight run
-//    of 2 or 3 tiles; a lone tile is a fixed block, and grey.
+//    of 2 or 3 tiles; a lone tile is a fixed block, grey and darker than the tray.
 // 5. The chute is the gap in the frame beside one row: the place, left or right of a row,
 //    where the frame's colour is most unlike the frame elsewhere.
 // 6. The prisoner is the horizontal block in the chute's row that is reddest, clearly.
@@ -46,8 +47,29 @@ public enum RushHourScanner {
     }
 
     static func read(_ board: BoardGrid, in image: RGBAImage) throws -> ScannedRushHour {
+        // Where blocks come close to the frame (or the picture is small, and the gap between
+        // them a pixel), what lies just inside the frame may be a block's colour more often than
+        // the tray's. So the commonest few colours there are each tried as the tray: a wrong one
+        // breaks the rules (the real tray's tiles would join into blocks no seam divides), and
+        // two that both read, as different boards, are no answer.
+        var readings: [ScannedRushHour] = []
+        var firstError: Error?
+        for tray in trayColours(board, image) {
+            do {
+                readings.append(try read(board, in: image, tray: tray))
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        guard let reading = readings.first else { throw firstError ?? ScanError("no colour inside the frame to take for the tray") }
+        if let other = readings.first(where: { $0.grid != reading.grid }) {
+            throw ScanError("two readings of the board, with two colours for the tray, disagree:\n\(reading.grid)\n\(other.grid)")
+        }
+        return reading
+    }
+
+    static func read(_ board: BoardGrid, in image: RGBAImage, tray: RGB) throws -> ScannedRushHour {
         let tile = board.tile
-        let tray = trayColour(board, image)
         // Each tile's middle.
         var middles: [[RGB]] = []
         for row in 0..<board.rows {
@@ -98,12 +120,13 @@ public enum RushHourScanner {
                 throw ScanError("row \(first.row + 1), column \(first.column + 1): a block of \(cells.count) tiles that is no straight run of 2 or 3 (a seam not seen?)")
             }
         }
-        // A lone tile is a fixed block, grey in every theme: a coloured one is part of a block
-        // whose seam was misread.
+        // A lone tile is a fixed block, grey and darker than the tray in every theme: a coloured
+        // one is part of a block whose seam was misread, and a light one is the tray itself
+        // read with another colour taken for the tray.
         for cells in blocks where cells.count == 1 {
             let colour = middles[cells[0].row][cells[0].column]
-            guard colour.saturation < 48 else {
-                throw ScanError("row \(cells[0].row + 1), column \(cells[0].column + 1): a lone tile of colour \(colour), not grey as a fixed block is (a seam seen inside a block?)")
+            guard colour.saturation < 48, colour.brightness + 60 < tray.brightness else {
+                throw ScanError("row \(cells[0].row + 1), column \(cells[0].column + 1): a lone tile of colour \(colour), not grey and darker than the tray (\(tray)) as a fixed block is (a seam seen inside a block?)")
             }
         }
         let (exitRow, exitSide) = try chute(board, image)
@@ -151,8 +174,8 @@ public enum RushHourScanner {
         return ScannedRushHour(grid: text, puzzle: puzzle, board: board)
     }
 
-    /// The colour just inside the frame, all round: the tray's (rule 2).
-    static func trayColour(_ board: BoardGrid, _ image: RGBAImage) -> RGB {
+    /// The commonest colours just inside the frame, all round: the tray's among them (rule 2).
+    static func trayColours(_ board: BoardGrid, _ image: RGBAImage) -> [RGB] {
         let near = max(1, Int(board.tile * 0.05)), far = max(near + 1, Int(board.tile * 0.1))
         var samples: [RGB] = []
         let step = max(1, Int(board.tile / 8))
@@ -168,7 +191,7 @@ public enum RushHourScanner {
                 samples.append(image.colour(Int(board.right) - 1 - depth, y))
             }
         }
-        return commonest(samples)
+        return commonest(samples, count: 3)
     }
 
     /// Whether a seam runs between two neighbouring tiles (rule 4): along at least two of three
@@ -202,12 +225,12 @@ public enum RushHourScanner {
         return crossings >= 2
     }
 
-    /// The most common colour among `samples` (to a sixteenth of each channel), as their median:
-    /// a few samples of something else (a block, the frame) do not move it.
-    static func commonest(_ samples: [RGB]) -> RGB {
+    /// The `count` most common colours among `samples` (to a sixteenth of each channel), most
+    /// common first, each as its samples' median.
+    static func commonest(_ samples: [RGB], count: Int) -> [RGB] {
         var bins: [Int: [RGB]] = [:]
         for sample in samples { bins[(sample.red >> 4) << 8 | (sample.green >> 4) << 4 | sample.blue >> 4, default: []].append(sample) }
-        return RGB.median(bins.values.max { $0.count < $1.count } ?? [])
+        return bins.values.sorted { $0.count > $1.count }.prefix(count).map(RGB.median)
     }
 
     /// The chute (rule 5): the row and side where the band just outside the frame's inner edge
