@@ -110,13 +110,19 @@ enum BoardFinder {
     /// middles: a grid off the board's meets edges by chance along both (blocks have edges
     /// everywhere), the board's own along its lines only (a tile's middle is a block's inside,
     /// or the empty tray).
+    /// Measured with two bars for an edge, the better kept: faint changes count where a tray's
+    /// 1-pixel lines are all an empty board shows of its grid; only strong ones where noise
+    /// would put a faint change near every line and every middle alike.
     static func fit(_ grid: BoardGrid, edges: EdgeMap) -> Double {
-        share(grid, edges: edges, shift: 0) - share(grid, edges: edges, shift: 0.5)
+        [edges.threshold, edges.threshold / 2].map { least in
+            share(grid, edges: edges, shift: 0, least: least) - share(grid, edges: edges, shift: 0.5, least: least)
+        }.max()!
     }
 
-    /// The share of sampled points along the grid's lines, moved by `shift` tiles, with an edge
-    /// within a tenth of a tile (a block's edge sits inside its tiles, by its inset).
-    static func share(_ grid: BoardGrid, edges: EdgeMap, shift: Double) -> Double {
+    /// The share of sampled points along the grid's lines, moved by `shift` tiles, with a change
+    /// of at least `least` within a tenth of a tile (a block's edge sits inside its tiles, by
+    /// its inset).
+    static func share(_ grid: BoardGrid, edges: EdgeMap, shift: Double, least: UInt16) -> Double {
         let reach = max(1, Int(grid.tile * 0.12))
         let step = max(1, Int(grid.tile / 16))
         var hits = 0, looks = 0
@@ -124,14 +130,14 @@ enum BoardFinder {
             let x = Int((grid.left + (Double(column) - shift) * grid.tileWidth).rounded())
             for y in stride(from: Int(grid.top) + reach, to: Int(grid.bottom) - reach, by: step) {
                 looks += 1
-                if edges.verticalEdgeNear(x: x, y: y, reach: reach) { hits += 1 }
+                if edges.verticalEdgeNear(x: x, y: y, reach: reach, least: least) { hits += 1 }
             }
         }
         for row in 1..<grid.rows {
             let y = Int((grid.top + (Double(row) - shift) * grid.tileHeight).rounded())
             for x in stride(from: Int(grid.left) + reach, to: Int(grid.right) - reach, by: step) {
                 looks += 1
-                if edges.horizontalEdgeNear(x: x, y: y, reach: reach) { hits += 1 }
+                if edges.horizontalEdgeNear(x: x, y: y, reach: reach, least: least) { hits += 1 }
             }
         }
         return looks > 0 ? Double(hits) / Double(looks) : 0

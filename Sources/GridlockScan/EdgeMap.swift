@@ -44,14 +44,16 @@ struct EdgeMap {
         x >= 0 && y >= 0 && x < width && y < height && along[y * width + x] >= threshold
     }
 
-    /// Whether a horizontal edge lies within `reach` rows of y at column x.
-    func horizontalEdgeNear(x: Int, y: Int, reach: Int) -> Bool {
-        (y - reach...y + reach).contains { isHorizontalEdge(x, $0) }
+    /// Whether a change of at least `least` lies within `reach` rows of y at column x.
+    func horizontalEdgeNear(x: Int, y: Int, reach: Int, least: UInt16) -> Bool {
+        guard x >= 0, x < width else { return false }
+        return (max(0, y - reach)...min(height - 1, max(0, y + reach))).contains { across[$0 * width + x] >= least }
     }
 
-    /// Whether a vertical edge lies within `reach` columns of x at row y.
-    func verticalEdgeNear(x: Int, y: Int, reach: Int) -> Bool {
-        (x - reach...x + reach).contains { isVerticalEdge($0, y) }
+    /// Whether a change of at least `least` lies within `reach` columns of x at row y.
+    func verticalEdgeNear(x: Int, y: Int, reach: Int, least: UInt16) -> Bool {
+        guard y >= 0, y < height else { return false }
+        return (max(0, x - reach)...min(width - 1, max(0, x + reach))).contains { along[y * width + $0] >= least }
     }
 
     /// A straight line of edge pixels: at `position` (a row, or a column), from `start` to `end`.

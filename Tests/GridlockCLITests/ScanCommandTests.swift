@@ -27,6 +27,10 @@ struct ScanCommandTests {
         let decoded = try PNGFile.decode(Array(try Data(contentsOf: walled)))
         try Data(try ImageFile.encodeJPEG(width: decoded.width, height: decoded.height, rgba: decoded.rgba, quality: 60))
             .write(to: directory.appendingPathComponent("c.jpg"))
+        // A board of the prisoner alone shows its grid only by the tray's faint lines.
+        let elsewhere = try BatchCommandTests.temporaryDirectory()
+        let alone = try GridlockBinary.run(["scan", try Self.rendered("ooooooooooooooooAAoooooooooooooooooo", in: elsewhere, name: "alone.png").path])
+        #expect(alone.status == 0 && alone.stdout == "ooooooooooooooooAAoooooooooooooooooo\n", "\(alone.stdout)\(alone.stderr)")
         let one = try GridlockBinary.run(["scan", png.path])
         #expect(one.status == 0 && one.stdout == Self.board + "\n", "\(one.stdout)\(one.stderr)")
         let folder = try GridlockBinary.run(["scan", directory.path])

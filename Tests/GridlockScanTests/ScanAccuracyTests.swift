@@ -147,7 +147,7 @@ struct ScanAccuracyTests {
         for key in read.keys.sorted() { report += "  \(key): \(read[key]!.right) of \(read[key]!.of)\n" }
         for refusal in refusals.prefix(30) { report += "  refused: \(refusal)\n" }
         print(report)
-        // Not yet the 99.5%: what this increment reads, held so that it cannot slip.
-        #expect(Double(total.0) >= 0.9 * Double(total.1), "\(report)")
+        // The 1,000-board run reads 99.7%; the test command's 44 boards may miss one or two, no more.
+        #expect(Double(total.0) >= 0.97 * Double(total.1), "\(report)")
     }
 }
