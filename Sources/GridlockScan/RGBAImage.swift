@@ -23,6 +23,38 @@ public struct RGBAImage: Sendable {
         return RGB(Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
     }
 
+    /// The picture shrunk by a whole factor, each square of `factor` x `factor` pixels averaged
+    /// (as a phone's scaler shrinks), to at most `maximumPixels`; itself when already small.
+    public func reduced(toAtMost maximumPixels: Int) -> RGBAImage {
+        var factor = 1
+        while (width / factor) * (height / factor) > maximumPixels { factor += 1 }
+        guard factor > 1 else { return self }
+        let w = width / factor, h = height / factor
+        var out = [UInt8](repeating: 255, count: w * h * 4)
+        let area = factor * factor
+        pixels.withUnsafeBufferPointer { source in
+            for y in 0..<h {
+                for x in 0..<w {
+                    var sum = (0, 0, 0)
+                    for dy in 0..<factor {
+                        var at = ((y * factor + dy) * width + x * factor) * 4
+                        for _ in 0..<factor {
+                            sum.0 += Int(source[at])
+                            sum.1 += Int(source[at + 1])
+                            sum.2 += Int(source[at + 2])
+                            at += 4
+                        }
+                    }
+                    let to = (y * w + x) * 4
+                    out[to] = UInt8(sum.0 / area)
+                    out[to + 1] = UInt8(sum.1 / area)
+                    out[to + 2] = UInt8(sum.2 / area)
+                }
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: out)
+    }
+
     /// The mean colour of the pixels in [x0, x1) x [y0, y1), clamped; black when empty.
     public func mean(x0: Int, y0: Int, x1: Int, y1: Int) -> RGB {
         let xs = max(0, x0)..<min(width, max(x1, x0 + 1)), ys = max(0, y0)..<min(height, max(y1, y0 + 1))

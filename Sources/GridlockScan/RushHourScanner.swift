@@ -32,7 +32,12 @@ public struct ScannedRushHour: Sendable {
 }
 
 public enum RushHourScanner {
+    /// The most pixels a picture is read at: a phone's screenshot (2.5 million) is halved, its
+    /// tiles still a hundred pixels wide, in a quarter of the time.
+    public static let workingPixels = 1_200_000
+
     public static func scan(_ image: RGBAImage) -> Result<ScannedRushHour, ScanError> {
+        let image = image.reduced(toAtMost: workingPixels)
         let edges = EdgeMap(image)
         guard let board = BoardFinder.find(in: edges) else {
             return .failure(ScanError("no board found: no rectangle of square tiles inside a contrasting frame"))

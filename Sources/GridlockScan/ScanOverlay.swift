@@ -5,8 +5,10 @@
 import GridlockCore
 
 public enum ScanOverlay {
-    /// The picture with the scan drawn on it; nothing drawn when no board was found.
+    /// The picture with the scan drawn on it (at the size the scanner reads it); nothing drawn
+    /// when no board was found.
     public static func draw(_ image: RGBAImage) -> RGBAImage {
+        let image = image.reduced(toAtMost: RushHourScanner.workingPixels)
         var canvas = image
         let edges = EdgeMap(image)
         guard let board = BoardFinder.find(in: edges) else { return canvas }

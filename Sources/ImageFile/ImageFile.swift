@@ -10,9 +10,9 @@ public struct ImageFileError: Error, CustomStringConvertible, Sendable {
 }
 
 public enum ImageFile {
-    /// The most pixels an image may have: a phone screenshot is a few million; a 100-megapixel
-    /// file is a mistake, or an attack on the memory.
-    public static let maximumPixels = 50_000_000
+    /// The most pixels an image may have: a phone's screenshot is a few million, a 4K screen's
+    /// eight; more is a mistake, or a small file claiming a huge picture to exhaust the memory.
+    public static let maximumPixels = 16_000_000
 
     public enum Format: String, Sendable {
         case png, jpeg
@@ -36,15 +36,9 @@ public enum ImageFile {
         switch format(of: bytes) {
         case .png:
             do {
-                let image = try PNGFile.decode(bytes)
-                guard image.width * image.height <= maximumPixels else {
-                    throw ImageFileError(description: "the image has \(image.width)x\(image.height) pixels, more than the \(maximumPixels) read")
-                }
-                return image
-            } catch let error as ImageFileError {
-                throw error
+                return try PNGFile.decode(bytes, maximumPixels: maximumPixels)
             } catch {
-                throw ImageFileError(description: "\(error)")
+                throw ImageFileError(description: error.description)
             }
         case .jpeg:
             return try decodeJPEG(bytes)

@@ -31,14 +31,15 @@ public enum PNGFile {
     }
 
     /// A PNG's pixels as 8-bit RGBA, whatever its own format.
-    public static func decode(_ bytes: [UInt8]) throws(PNGError) -> (width: Int, height: Int, rgba: [UInt8]) {
+    public static func decode(_ bytes: [UInt8], maximumPixels: Int = 100_000_000) throws(PNGError) -> (width: Int, height: Int, rgba: [UInt8]) {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
         let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
         guard begun != 0 else { throw error(image, doing: "read") }
         image.format = gridlock_png_format_rgba()
         let width = Int(image.width), height = Int(image.height)
-        guard width > 0, height > 0, width * height <= 100_000_000 else {
+        // Checked before the pixels are allocated: a small file may claim a huge picture.
+        guard width > 0, height > 0, width * height <= maximumPixels else {
             png_image_free(&image)
             throw PNGError(description: "a PNG of \(width)x\(height) pixels is too large to read")
         }
