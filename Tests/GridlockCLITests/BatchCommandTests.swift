@@ -75,7 +75,7 @@ struct BatchCommandTests {
         #expect(batches?.count == 61, "\(report.stdout.prefix(400))")
     }
 
-    @Test("a batch name with control characters is refused before anything runs; a binary input is refused, named")
+    @Test("a batch name with control characters is refused before anything runs; a binary input is refused, named, and a broken picture too")
     func unsafeNamesAndBinaryInputAreRefused() throws {
         let directory = try Self.temporaryDirectory()
         let database = directory.appendingPathComponent("r.sqlite").path
@@ -83,11 +83,17 @@ struct BatchCommandTests {
         #expect(named.status == 64)
         #expect(named.stderr.contains("--batch must not hold control characters (it was 'red\\u{1B}[31m\\u{D}name')"))
         #expect(!FileManager.default.fileExists(atPath: database))
-        let binary = directory.appendingPathComponent("image.png")
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]).write(to: binary)
+        let binary = directory.appendingPathComponent("data.bin")
+        try Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0, 0, 0, 0x0D]).write(to: binary)
         let refused = try GridlockBinary.run(["batch", binary.path, "--workers", "1", "--db", database])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("\(binary.path) is not text: byte 9 is a NUL"))
+        #expect(refused.stderr.contains("\(binary.path) is not text: byte 8 is a NUL"), "\(refused.stderr)")
+        // A file that starts as a PNG is a picture (gridlock scan): broken, it is named and why.
+        let picture = directory.appendingPathComponent("image.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]).write(to: picture)
+        let broken = try GridlockBinary.run(["batch", picture.path, "--workers", "1", "--db", database])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("\(picture.path): the picture could not be read as a board: libpng could not read the image"), "\(broken.stderr)")
     }
 
     @Test("invalid lines are reported with file, line and reason, counted, and the rest runs")
