@@ -11,7 +11,7 @@ import GridlockScan
 
 struct PaintedBoard {
     var tile: Int
-    var random: TestRandom
+    var random: SplitMix64
     var roundedCorners: Bool
     var stripes: Bool
     var phone: Bool
@@ -136,21 +136,8 @@ struct Canvas {
     }
 }
 
-/// A small seeded generator for the tests (SplitMix64).
-struct TestRandom {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
-
-    /// A normal deviate (Box-Muller).
+extension SplitMix64 {
+    /// A normal deviate (Box-Muller), for the noise the pictures are given.
     mutating func gaussian() -> Double {
         let u = max(1e-12, Double(next() >> 11) / Double(1 << 53)), v = Double(next() >> 11) / Double(1 << 53)
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)

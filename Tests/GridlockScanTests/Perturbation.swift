@@ -2,6 +2,7 @@
 // JPEG, noisy, or pasted off-centre into a phone's screen with other things around it.
 
 import Foundation
+import GridlockCore
 import GridlockScan
 import ImageFile
 
@@ -24,7 +25,7 @@ enum Perturbation: CustomStringConvertible, CaseIterable {
         }
     }
 
-    func apply(_ image: RGBAImage, random: inout TestRandom) throws -> RGBAImage {
+    func apply(_ image: RGBAImage, random: inout SplitMix64) throws -> RGBAImage {
         switch self {
         case .none: image
         case .half: Self.scaled(image, by: 0.5)
@@ -86,7 +87,7 @@ enum Perturbation: CustomStringConvertible, CaseIterable {
         return RGBAImage(width: decoded.width, height: decoded.height, pixels: decoded.rgba)
     }
 
-    static func noisy(_ image: RGBAImage, sigma: Double, random: inout TestRandom) -> RGBAImage {
+    static func noisy(_ image: RGBAImage, sigma: Double, random: inout SplitMix64) -> RGBAImage {
         var out = image
         for index in stride(from: 0, to: out.pixels.count, by: 4) {
             for channel in 0..<3 {
@@ -98,7 +99,7 @@ enum Perturbation: CustomStringConvertible, CaseIterable {
     }
 
     /// The picture pasted somewhere on a tall screen, a status bar above it and buttons below.
-    static func onPhone(_ image: RGBAImage, random: inout TestRandom) -> RGBAImage {
+    static func onPhone(_ image: RGBAImage, random: inout SplitMix64) -> RGBAImage {
         let width = image.width * 5 / 4 + random.below(image.width / 4 + 1), height = image.height * 2
         var canvas = [UInt8](repeating: 255, count: width * height * 4)
         func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ colour: RGB) {

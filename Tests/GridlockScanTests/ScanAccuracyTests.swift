@@ -28,7 +28,7 @@ struct ScanAccuracyTests {
     /// The boards: database lines, every other one mirrored, and random boards of other sizes.
     static func boards(_ count: Int) throws -> [RushHourPuzzle] {
         let lines = try String(contentsOf: repository.appendingPathComponent("data/rushhour/rush_every32.txt"), encoding: .utf8).split(separator: "\n")
-        var random = TestRandom(state: 19)
+        var random = SplitMix64(seed: 19)
         var boards: [RushHourPuzzle] = []
         var walls = 0
         for index in 0..<count {
@@ -61,7 +61,7 @@ struct ScanAccuracyTests {
     }
 
     /// Blocks dropped at random on a board of 4x4 to 8x8 (the prisoner first, in the chute's row).
-    static func randomBoard(_ random: inout TestRandom) -> RushHourPuzzle? {
+    static func randomBoard(_ random: inout SplitMix64) -> RushHourPuzzle? {
         let width = 4 + random.below(5), height = 4 + random.below(5)
         let exit = RushHourExit(side: random.below(2) == 0 ? .left : .right, row: random.below(height))
         var taken = Set<BoardCell>()
@@ -95,14 +95,14 @@ struct ScanAccuracyTests {
         case painted = "the tests' painter"
     }
 
-    static func picture(_ puzzle: RushHourPuzzle, by renderer: Renderer, random: inout TestRandom) -> RGBAImage {
+    static func picture(_ puzzle: RushHourPuzzle, by renderer: Renderer, random: inout SplitMix64) -> RGBAImage {
         switch renderer {
         case .gridlock:
             let raster = Raster(BoardScene.scene(.rushHour(puzzle), title: ""), scale: 0.6 + Double(random.below(5)) * 0.2)
             return RGBAImage(width: raster.width, height: raster.height, pixels: raster.pixels)
         case .painted:
             let painter = PaintedBoard(
-                tile: 28 + random.below(30), random: TestRandom(state: random.next()), roundedCorners: random.below(2) == 0,
+                tile: 28 + random.below(30), random: SplitMix64(seed: random.next()), roundedCorners: random.below(2) == 0,
                 stripes: random.below(2) == 0, phone: random.below(3) == 0)
             return painter.paint(puzzle)
         }
@@ -112,7 +112,7 @@ struct ScanAccuracyTests {
     func accuracy() throws {
         let count = ProcessInfo.processInfo.environment["GRIDLOCK_SCAN_BOARDS"].flatMap(Int.init) ?? 44
         let boards = try Self.boards(count)
-        var random = TestRandom(state: 7)
+        var random = SplitMix64(seed: 7)
         var read: [String: (right: Int, of: Int)] = [:]
         var refusals: [String] = []
         let perturbations = Perturbation.allCases
