@@ -30,8 +30,6 @@ final class ExternalServer {
     var maximumErrorBytes = 2_048
     /// How long a new server may take to read its first puzzle (the coordinator allows for it).
     static let startAllowance = CoordinatorMachine.Configuration.serverStartAllowance
-    /// How many times the server was started: the first, and one for each restart.
-    private(set) var starts = 0
     /// Set when the server's next line may not answer the next puzzle: it is replaced first.
     var outOfStep = false
 
@@ -216,7 +214,6 @@ final class ExternalServer {
         members = []
         lastJobWasLong = true
         outOfStep = false
-        starts += 1
     }
 
     /// Kills the server's tree and reaps its watchdog; the watchdog's wait status, when there
