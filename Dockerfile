@@ -1,9 +1,11 @@
 # Gridlock for real deployments: one image, three roles (see docker-compose.yml).
 #   docker build -t gridlock .
 FROM swift:6.1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libzmq3-dev libsqlite3-dev \
-    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+# scripts/setup's one list: the C libraries' headers, and the fonts the Sudoku digit reader is
+# trained on while gridlock builds (Plugins/DigitModelPlugin).
+COPY scripts/setup ./scripts/setup
+RUN scripts/setup && rm -rf /var/lib/apt/lists/*
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Plugins ./Plugins
@@ -14,8 +16,8 @@ ARG GRIDLOCK_REVISION=unknown
 RUN GRIDLOCK_REVISION=$GRIDLOCK_REVISION swift build -c release --product gridlock
 
 FROM swift:6.1-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libzmq5 libsqlite3-0 \
-    && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends libzmq5 libsqlite3-0 libpng16-16 \
+    libjpeg62-turbo && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/.build/release/gridlock /usr/local/bin/gridlock
 COPY config /etc/gridlock
 COPY data /srv/gridlock/data

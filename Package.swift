@@ -55,8 +55,20 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // PNG and JPEG files as pixels, for `gridlock scan`.
         .target(name: "ImageFile", dependencies: ["CJPEG", "PNGFile"]),
-        // From a picture to a puzzle: a Rush Hour board found, measured and read in pixels. Pure.
-        .target(name: "GridlockScan", dependencies: ["GridlockCore"]),
+        // From a picture to a puzzle: a Rush Hour board or a Sudoku grid found, measured and read
+        // in pixels. Pure.
+        .target(name: "GridlockScan", dependencies: ["GridlockCore", "GridlockDigits", "GridlockDigitModel"]),
+        // The Sudoku digit reader: a mark's features and the nearest trained example. Pure.
+        .target(name: "GridlockDigits"),
+        // The reader's examples, trained on installed fonts when the package is built
+        // (DigitModelPlugin runs gridlock-train-digits); nothing trained is kept in git.
+        .target(name: "GridlockDigitModel", dependencies: ["GridlockDigits"], plugins: ["DigitModelPlugin"]),
+        .plugin(name: "DigitModelPlugin", capability: .buildTool(), dependencies: ["gridlock-train-digits"]),
+        .executableTarget(name: "gridlock-train-digits", dependencies: ["FontRaster", "GridlockDigits"]),
+        // FreeType (Debian's libfreetype-dev), and glyphs drawn through it: for the trainer, and
+        // for the tests, which print Sudoku grids in fonts.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .target(name: "FontRaster", dependencies: ["CFreeType"]),
         // A thin, safe Swift wrapper: context, sockets, multipart messages, poll, typed errors.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         // prctl(2), which Swift cannot call (it is variadic): a supervised worker dies with its
@@ -126,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockScanTests",
-            dependencies: ["GridlockScan", "GridlockDrawing", "GridlockCore", "ImageFile", "PNGFile"]
+            dependencies: ["GridlockScan", "GridlockDrawing", "GridlockCore", "ImageFile", "PNGFile", "FontRaster", "GridlockDigits", "GridlockDigitModel"]
         ),
         .testTarget(
             name: "GridlockWireTests",

@@ -1,6 +1,7 @@
 // `gridlock scan`: from a picture to a puzzle. Reads PNG and JPEG files (ImageFile), finds a
-// Rush Hour board in each (GridlockScan), and prints it as `solve` reads it. What could not be
-// read is named, with the file, on standard error; nothing is guessed.
+// Rush Hour board or a printed Sudoku grid in each (GridlockScan), and prints it as `solve`
+// reads it. What could not be read, and every digit read in doubt, is named with the file on
+// standard error; nothing is guessed silently.
 
 import ArgumentParser
 import Foundation
@@ -13,7 +14,7 @@ import PNGFile
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Read puzzles from pictures: screenshots of Unblock Me / Rush Hour boards.",
+        abstract: "Read puzzles from pictures: Unblock Me / Rush Hour screenshots, printed Sudoku grids.",
         usage: "gridlock scan <images> ... [<options>]",
         discussion: """
             Finds the board in each PNG or JPEG image (a folder: every .png, .jpg and .jpeg \
@@ -21,23 +22,29 @@ struct ScanCommand: ParsableCommand {
             a frame of contrasting colour, divided into square tiles; the chute is a gap in \
             the frame beside one row; blocks are runs of 2 or 3 tiles with a seam between \
             neighbours, a lone tile a fixed block; the prisoner is the reddest block in the \
-            chute's row. The README lists every rule. An image in which some rule fails is \
-            named on standard error with what could not be read (the exit status is then 1), \
-            and the others are still printed.
+            chute's row. A Sudoku grid is the largest square of ink with ten lines each way; \
+            its digits are read by a reader trained on installed fonts when gridlock was \
+            built, and a digit it is unsure of (or that repeats in a row, column or box) is \
+            printed, and flagged on standard error. The README lists every rule.
+
+            An image in which some rule fails is named on standard error with what could not \
+            be read, and the others are still printed. Exit status: 0 every image read \
+            surely, 1 some image not read or some digit flagged, 64 bad usage.
 
             Examples:
               gridlock render '00 ooooooooooooooooAAoooooooooooooooooo' -o a.png
               gridlock scan a.png
               gridlock scan a.png --format grid --debug-overlay seen.png
+              gridlock scan data/samples/sudoku-printed.png --kind sudoku --format json
             """)
 
     @Argument(help: "PNG or JPEG images, or folders of them.", completion: .file())
     var images: [String]
 
-    @Option(help: "The kind of puzzle pictured: rushhour (Sudoku grids are not read yet).")
-    var kind: ScanKind = .rushhour
+    @Option(help: "The kind of puzzle pictured: rushhour, sudoku, or auto (a Sudoku grid where one is found, else a Rush Hour board).")
+    var kind: ScanKind = .auto
 
-    @Option(help: "line (the database's 36-character board where the board has one, else the grid), grid (one row a line, the chute marked, a blank line after each board), or json (one object a line, with the file and the board or the error).")
+    @Option(help: "line (a Rush Hour board as the database's 36 characters where it has them, else its grid; a Sudoku grid as 81 characters, . for a blank), grid (one row a line, a blank line after each puzzle), or json (one object a line, with the file and the puzzle or the error, and each flagged digit).")
     var format: ScanFormat = .line
 
     @Option(name: .customLong("debug-overlay"), help: "Write the image with what was found drawn on it (the board's grid, a mark a tile, the chute) to this PNG file; one image only.")
@@ -54,20 +61,22 @@ struct ScanCommand: ParsableCommand {
     /// The largest image file read: a phone's screenshot is a few megabytes.
     static let maximumFileBytes = 64 << 20
 
-    func validate() throws {
-        if kind == .sudoku { throw ValidationError("--kind sudoku: Sudoku grids are not read from pictures yet; only Rush Hour boards are") }
-    }
-
     func run() throws {
         let files = try Self.imageFiles(images)
         guard !files.isEmpty else { throw ValidationError("no .png, .jpg or .jpeg image in \(images.joined(separator: ", "))") }
         if debugOverlay != nil, files.count != 1 { throw ValidationError("--debug-overlay draws one image: \(files.count) were given") }
-        var failures = 0
+        var failures = 0, doubtful = 0
         for file in files {
-            switch Self.scan(file) {
+            switch Self.scan(file, kind: kind) {
             case .success((let scanned, let image)):
                 print(render(scanned, file: file))
-                if let debugOverlay { try writeOverlay(image, to: debugOverlay) }
+                if case .sudoku(let sudoku) = scanned, !sudoku.uncertain.isEmpty {
+                    doubtful += 1
+                    if format != .json {
+                        for digit in sudoku.uncertain { StandardError.write("scan: \(file): \(digit)".printable + "\n") }
+                    }
+                }
+                if let debugOverlay { try writeOverlay(image, to: debugOverlay, kind: scanned.kind) }
             case .failure(let problem):
                 failures += 1
                 if format == .json {
@@ -75,22 +84,44 @@ struct ScanCommand: ParsableCommand {
                 } else {
                     StandardError.write("scan: \(file): \(problem.message)".printable + "\n")
                 }
-                if let debugOverlay, let image = problem.image { try writeOverlay(image, to: debugOverlay) }
+                if let debugOverlay, let image = problem.image { try writeOverlay(image, to: debugOverlay, kind: problem.kind) }
             }
         }
-        if failures > 0 {
-            StandardError.write("scan: \(failures) of \(files.count) images could not be read\n")
-            throw ExitCode(1)
-        }
+        if failures > 0 { StandardError.write("scan: \(failures) of \(files.count) images could not be read\n") }
+        if doubtful > 0 { StandardError.write("scan: \(doubtful) of \(files.count) images have digits read in doubt (flagged above); check them before solving\n") }
+        if failures + doubtful > 0 { throw ExitCode(1) }
     }
 
     struct Problem: Error {
         var message: String
         var image: RGBAImage?
+        /// Which scanner's finding the overlay draws.
+        var kind: PuzzleKind = .rushhour
+    }
+
+    /// A picture read.
+    enum Scanned {
+        case rushHour(ScannedRushHour)
+        case sudoku(ScannedSudoku)
+
+        var kind: PuzzleKind {
+            switch self {
+            case .rushHour: .rushhour
+            case .sudoku: .sudoku
+            }
+        }
+
+        /// The puzzle as `solve` reads it.
+        var text: String {
+            switch self {
+            case .rushHour(let scanned): (scanned.puzzle.databaseBoard ?? scanned.grid) + "\n"
+            case .sudoku(let scanned): scanned.line + "\n"
+            }
+        }
     }
 
     /// One image file, read and scanned.
-    static func scan(_ file: String) -> Result<(ScannedRushHour, RGBAImage), Problem> {
+    static func scan(_ file: String, kind: ScanKind) -> Result<(Scanned, RGBAImage), Problem> {
         let image: RGBAImage
         do {
             let bytes = try SmallFile.read(file, limit: maximumFileBytes)
@@ -101,9 +132,24 @@ struct ScanCommand: ParsableCommand {
         } catch {
             return .failure(Problem(message: "\(error)"))
         }
-        switch RushHourScanner.scan(image) {
-        case .success(let scanned): return .success((scanned, image))
-        case .failure(let error): return .failure(Problem(message: error.description, image: image))
+        switch kind {
+        case .rushhour:
+            return RushHourScanner.scan(image).map { (.rushHour($0), image) }.mapError { Problem(message: $0.description, image: image) }
+        case .sudoku:
+            return SudokuScanner.scan(image).map { (.sudoku($0), image) }.mapError { Problem(message: $0.description, image: image, kind: .sudoku) }
+        case .auto:
+            // A Sudoku grid is looked for first: its lines are unmistakable, and a Rush Hour
+            // board never has ten lines each way. A grid found but not read is that error.
+            let sudoku = SudokuScanner.scan(image)
+            switch sudoku {
+            case .success(let scanned): return .success((.sudoku(scanned), image))
+            case .failure(let error) where !error.noGrid:
+                return .failure(Problem(message: error.description, image: image, kind: .sudoku))
+            case .failure(let sudokuError):
+                return RushHourScanner.scan(image).map { (.rushHour($0), image) }.mapError {
+                    Problem(message: "neither a Rush Hour board (\($0.description)) nor a Sudoku grid (\(sudokuError.description))", image: image)
+                }
+            }
         }
     }
 
@@ -122,14 +168,20 @@ struct ScanCommand: ParsableCommand {
         return files
     }
 
-    private func render(_ scanned: ScannedRushHour, file: String) -> String {
-        switch format {
-        case .line: scanned.puzzle.databaseBoard ?? scanned.grid + "\n"
-        case .grid: scanned.grid + "\n"
-        case .json:
+    private func render(_ scanned: Scanned, file: String) -> String {
+        switch (scanned, format) {
+        case (.rushHour(let scanned), .line): scanned.puzzle.databaseBoard ?? scanned.grid + "\n"
+        case (.rushHour(let scanned), .grid): scanned.grid + "\n"
+        case (.rushHour(let scanned), .json):
             JSONLine.encode(ScannedBoard(
                 file: file, kind: PuzzleKind.rushhour.rawValue, width: scanned.puzzle.width, height: scanned.puzzle.height,
                 board: scanned.puzzle.databaseBoard, grid: scanned.grid))
+        case (.sudoku(let scanned), .line): scanned.line
+        case (.sudoku(let scanned), .grid): scanned.grid + "\n"
+        case (.sudoku(let scanned), .json):
+            JSONLine.encode(ScannedGrid(
+                file: file, kind: PuzzleKind.sudoku.rawValue, board: scanned.line, grid: scanned.grid,
+                uncertain: scanned.uncertain.map { .init(row: $0.row, column: $0.column, read: $0.read, reason: $0.reason) }))
         }
     }
 
@@ -142,8 +194,24 @@ struct ScanCommand: ParsableCommand {
         var grid: String
     }
 
-    private func writeOverlay(_ image: RGBAImage, to path: String) throws {
-        let drawn = ScanOverlay.draw(image)
+    private struct ScannedGrid: Encodable {
+        struct Doubt: Encodable {
+            var row: Int
+            var column: Int
+            var read: Int
+            var reason: String
+        }
+
+        var file: String
+        var kind: String
+        var board: String
+        var grid: String
+        /// Digits read in doubt: empty when every digit was read surely.
+        var uncertain: [Doubt]
+    }
+
+    private func writeOverlay(_ image: RGBAImage, to path: String, kind: PuzzleKind) throws {
+        let drawn = kind == .sudoku ? SudokuOverlay.draw(image) : ScanOverlay.draw(image)
         do {
             let bytes = try PNGFile.encode(width: drawn.width, height: drawn.height, rgba: drawn.pixels)
             try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -20,7 +20,14 @@ import GridlockCore
 
 public struct ScanError: Error, CustomStringConvertible, Sendable, Hashable {
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// No puzzle of the kind looked for is in the picture at all (rather than one found and not
+    /// read): `scan --kind auto` then looks for the other kind.
+    public var noGrid: Bool
+
+    init(_ description: String, noGrid: Bool = false) {
+        self.description = description
+        self.noGrid = noGrid
+    }
 }
 
 public struct ScannedRushHour: Sendable {

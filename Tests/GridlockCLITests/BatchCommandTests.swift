@@ -93,7 +93,7 @@ struct BatchCommandTests {
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]).write(to: picture)
         let broken = try GridlockBinary.run(["batch", picture.path, "--workers", "1", "--db", database])
         #expect(broken.status == 1)
-        #expect(broken.stderr.contains("\(picture.path): the picture could not be read as a board: libpng could not read the image"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("\(picture.path): the picture could not be read as a puzzle: libpng could not read the image"), "\(broken.stderr)")
     }
 
     @Test("invalid lines are reported with file, line and reason, counted, and the rest runs")

@@ -68,7 +68,7 @@ struct ScanCommandTests {
         let result = try GridlockBinary.run(["scan", png.path, text.path, blank.path, truncated.path, directory.appendingPathComponent("gone.png").path])
         #expect(result.status == 1 && result.stdout == Self.board + "\n", "\(result.stdout)")
         #expect(result.stderr.contains("notes.png: not a PNG or JPEG image"), "\(result.stderr)")
-        #expect(result.stderr.contains("blank.png: no board found"), "\(result.stderr)")
+        #expect(result.stderr.contains("blank.png: neither a Rush Hour board (no board found"), "\(result.stderr)")
         #expect(result.stderr.contains("cut.jpg: libjpeg could not read the image"), "\(result.stderr)")
         #expect(result.stderr.contains("gone.png: it does not exist"), "\(result.stderr)")
         #expect(result.stderr.contains("4 of 5 images could not be read"), "\(result.stderr)")
@@ -79,7 +79,7 @@ struct ScanCommandTests {
         let claimed = try GridlockBinary.run(["scan", bomb.path])
         #expect(claimed.status == 1 && claimed.stderr.contains("a PNG of 5000x5000 pixels is too large to read"), "\(claimed.stderr)")
         let sudoku = try GridlockBinary.run(["scan", png.path, "--kind", "sudoku"])
-        #expect(sudoku.status == 64 && sudoku.stderr.contains("not read from pictures yet"), "\(sudoku.stderr)")
+        #expect(sudoku.status == 1 && sudoku.stderr.contains("b.png: no Sudoku grid found"), "\(sudoku.stderr)")
     }
 
     @Test("solve, batch and bench take pictures where they take puzzle files; a picture that is no board stops them, named")
@@ -95,6 +95,6 @@ struct ScanCommandTests {
         let blank = directory.appendingPathComponent("blank.png")
         try Data(try PNGFile.encode(width: 64, height: 64, rgba: [UInt8](repeating: 200, count: 64 * 64 * 4))).write(to: blank)
         let refused = try GridlockBinary.run(["solve", blank.path])
-        #expect(refused.status == 1 && refused.stderr.contains("blank.png: the picture could not be read as a board: no board found"), "\(refused.stderr)")
+        #expect(refused.status == 1 && refused.stderr.contains("blank.png: the picture could not be read as a puzzle: neither a Rush Hour board (no board found"), "\(refused.stderr)")
     }
 }
