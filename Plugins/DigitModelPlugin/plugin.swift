@@ -44,6 +44,9 @@ struct DigitModelPlugin: BuildToolPlugin {
         let fonts = Self.trainingFonts
             .map { URL(fileURLWithPath: "/usr/share/fonts/" + $0) }
             .filter { FileManager.default.fileExists(atPath: $0.path(percentEncoded: false)) }
+        if fonts.count < Self.trainingFonts.count {
+            Diagnostics.warning("only \(fonts.count) of the \(Self.trainingFonts.count) fonts the Sudoku digit reader trains on are installed (scripts/setup installs them): it will read printed digits less well" + (fonts.isEmpty ? ", in fact not at all" : ""))
+        }
         let trainer = try context.tool(named: "gridlock-train-digits")
         return [
             .buildCommand(

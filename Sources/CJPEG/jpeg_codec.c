@@ -50,6 +50,15 @@ int gridlock_jpeg_decode(const uint8_t *data, size_t size, size_t max_pixels, in
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, (unsigned long)size);
     jpeg_read_header(&info, TRUE);
+    // The size is checked from the header, before jpeg_start_decompress: for a progressive
+    // file, that call allocates the whole image's coefficients (a 182-byte file claiming
+    // 30000x30000 took 1.8 GB). And no decode may hold more than 256 MiB of libjpeg's own.
+    if (info.image_width == 0 || info.image_height == 0 || (size_t)info.image_width > max_pixels / info.image_height) {
+        keep(error, error_size, info.image_width == 0 || info.image_height == 0 ? "the image has no pixels" : "the image is too large to read");
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    info.mem->max_memory_to_use = 256L << 20;
     info.out_color_space = JCS_RGB;
     jpeg_start_decompress(&info);
     size_t w = info.output_width, h = info.output_height;

@@ -394,11 +394,11 @@ public final class ResultStore: Sendable {
 }
 
 /// A file's device and inode: what stays the same while it is the same file.
-struct FileIdentity: Hashable {
+public struct FileIdentity: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
 
-    init?(path: String) {
+    public init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         device = UInt64(status.st_dev)

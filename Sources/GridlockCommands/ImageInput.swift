@@ -10,6 +10,10 @@ import ImageFile
 enum ImageInput {
     /// The board a picture shows, as text `solve` reads; nil when the file is no picture.
     static func puzzleText(_ path: String) throws -> String? {
+        // Only a regular file is looked into: a pipe's or a FIFO's first bytes, read here,
+        // would be lost to the text reader after it (and a FIFO with no writer would block).
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         let start = (try? handle.read(upToCount: 8)).map { Array($0) } ?? []
         try? handle.close()

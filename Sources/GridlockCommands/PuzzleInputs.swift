@@ -31,9 +31,12 @@ struct PuzzleInput {
                     inputs.append(PuzzleInput(name: argument, text: board))
                     continue
                 }
-                guard let data = FileManager.default.contents(atPath: argument) else {
+                // Read through a handle: FileManager's contents(atPath:) gives nothing for a pipe
+                // (`solve <(...)`), whose size is unknown.
+                guard let handle = FileHandle(forReadingAtPath: argument), let data = try? handle.readToEnd() ?? Data() else {
                     throw ValidationError("cannot read \(argument)")
                 }
+                try? handle.close()
                 inputs.append(PuzzleInput(name: argument, text: String(decoding: data, as: UTF8.self)))
             } else if looksLikePath(argument) {
                 throw ValidationError("no such file: \(argument) (a puzzle given as an argument is one line: a Rush Hour database line, an 81-character Sudoku, tile numbers, a tilt board with rows joined by /, or JSON)")

@@ -65,11 +65,17 @@ struct ScanCommand: ParsableCommand {
         let files = try Self.imageFiles(images)
         guard !files.isEmpty else { throw ValidationError("no .png, .jpg or .jpeg image in \(images.joined(separator: ", "))") }
         if debugOverlay != nil, files.count != 1 { throw ValidationError("--debug-overlay draws one image: \(files.count) were given") }
+        if let debugOverlay, let drawn = FileIdentity(path: debugOverlay), drawn == FileIdentity(path: files[0]) {
+            throw ValidationError("--debug-overlay \(debugOverlay) is the image being scanned: the overlay would overwrite it")
+        }
         var failures = 0, doubtful = 0
         for file in files {
             switch Self.scan(file, kind: kind) {
             case .success((let scanned, let image)):
                 print(render(scanned, file: file))
+                // Each board is out before the next file is read: a folder's answers so far
+                // are not lost with a later file's trouble.
+                fflush(nil)
                 if case .sudoku(let sudoku) = scanned, !sudoku.uncertain.isEmpty {
                     doubtful += 1
                     if format != .json {
@@ -126,7 +132,7 @@ struct ScanCommand: ParsableCommand {
         do {
             let bytes = try SmallFile.read(file, limit: maximumFileBytes)
             let decoded = try ImageFile.decode(bytes)
-            image = RGBAImage(width: decoded.width, height: decoded.height, pixels: decoded.rgba)
+            image = RGBAImage(width: decoded.width, height: decoded.height, pixels: Self.onWhite(decoded.rgba))
         } catch let problem as SmallFile.Problem {
             return .failure(Problem(message: problem.reason))
         } catch {
@@ -140,17 +146,32 @@ struct ScanCommand: ParsableCommand {
         case .auto:
             // A Sudoku grid is looked for first: its lines are unmistakable, and a Rush Hour
             // board never has ten lines each way. A grid found but not read is that error.
-            let sudoku = SudokuScanner.scan(image)
-            switch sudoku {
-            case .success(let scanned): return .success((.sudoku(scanned), image))
+            // Where both scanners shrink the picture by the same factor (a phone's screenshot is
+            // halved for either), it is shrunk once; the overlay draws that picture.
+            let working = image.reduced(toAtMost: RushHourScanner.workingPixels)
+            let sameFactor = image.reductionFactor(toAtMost: SudokuScanner.workingPixels) == image.reductionFactor(toAtMost: RushHourScanner.workingPixels)
+            switch SudokuScanner.scan(sameFactor ? working : image) {
+            case .success(let scanned): return .success((.sudoku(scanned), working))
             case .failure(let error) where !error.noGrid:
-                return .failure(Problem(message: error.description, image: image, kind: .sudoku))
+                return .failure(Problem(message: error.description, image: working, kind: .sudoku))
             case .failure(let sudokuError):
-                return RushHourScanner.scan(image).map { (.rushHour($0), image) }.mapError {
-                    Problem(message: "neither a Rush Hour board (\($0.description)) nor a Sudoku grid (\(sudokuError.description))", image: image)
+                return RushHourScanner.scan(working).map { (.rushHour($0), working) }.mapError {
+                    Problem(message: "neither a Rush Hour board (\($0.description)) nor a Sudoku grid (\(sudokuError.description))", image: working)
                 }
             }
         }
+    }
+
+    /// Pixels with their transparency laid over white, as a viewer shows them (the scanners
+    /// read colour only: black ink drawn in the alpha channel would otherwise vanish).
+    static func onWhite(_ rgba: [UInt8]) -> [UInt8] {
+        var pixels = rgba
+        for at in stride(from: 0, to: pixels.count, by: 4) where pixels[at + 3] != 255 {
+            let alpha = Int(pixels[at + 3])
+            for channel in 0..<3 { pixels[at + channel] = UInt8((Int(pixels[at + channel]) * alpha + 255 * (255 - alpha)) / 255) }
+            pixels[at + 3] = 255
+        }
+        return pixels
     }
 
     /// The files named, a folder's images in name order.

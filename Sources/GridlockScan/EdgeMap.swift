@@ -46,14 +46,16 @@ struct EdgeMap {
 
     /// Whether a change of at least `least` lies within `reach` rows of y at column x.
     func horizontalEdgeNear(x: Int, y: Int, reach: Int, least: UInt16) -> Bool {
-        guard x >= 0, x < width else { return false }
-        return (max(0, y - reach)...min(height - 1, max(0, y + reach))).contains { across[$0 * width + x] >= least }
+        let low = max(0, y - reach), high = min(height - 1, y + reach)
+        guard x >= 0, x < width, low <= high else { return false }
+        return (low...high).contains { across[$0 * width + x] >= least }
     }
 
     /// Whether a change of at least `least` lies within `reach` columns of x at row y.
     func verticalEdgeNear(x: Int, y: Int, reach: Int, least: UInt16) -> Bool {
-        guard y >= 0, y < height else { return false }
-        return (max(0, x - reach)...min(width - 1, max(0, x + reach))).contains { along[y * width + $0] >= least }
+        let low = max(0, x - reach), high = min(width - 1, x + reach)
+        guard y >= 0, y < height, low <= high else { return false }
+        return (low...high).contains { along[y * width + $0] >= least }
     }
 
     /// A straight line of edge pixels: at `position` (a row, or a column), from `start` to `end`.

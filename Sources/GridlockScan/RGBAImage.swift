@@ -26,8 +26,7 @@ public struct RGBAImage: Sendable {
     /// The picture shrunk by a whole factor, each square of `factor` x `factor` pixels averaged
     /// (as a phone's scaler shrinks), to at most `maximumPixels`; itself when already small.
     public func reduced(toAtMost maximumPixels: Int) -> RGBAImage {
-        var factor = 1
-        while (width / factor) * (height / factor) > maximumPixels { factor += 1 }
+        let factor = reductionFactor(toAtMost: maximumPixels)
         guard factor > 1 else { return self }
         let w = width / factor, h = height / factor
         var out = [UInt8](repeating: 255, count: w * h * 4)
@@ -55,9 +54,19 @@ public struct RGBAImage: Sendable {
         return RGBAImage(width: w, height: h, pixels: out)
     }
 
-    /// The mean colour of the pixels in [x0, x1) x [y0, y1), clamped; black when empty.
+    /// The whole factor `reduced` shrinks by: the least that brings the picture to at most
+    /// `maximumPixels`, and never past one pixel a side (a 1 x 900,000 picture stays 1 wide).
+    public func reductionFactor(toAtMost maximumPixels: Int) -> Int {
+        var factor = 1
+        while factor < min(width, height), (width / factor) * (height / factor) > maximumPixels { factor += 1 }
+        return factor
+    }
+
+    /// The mean colour of the pixels in [x0, x1) x [y0, y1), clamped to the picture (a band
+    /// asked for past its edge, as beside a board cropped to its frame, is cut or empty);
+    /// black when empty.
     public func mean(x0: Int, y0: Int, x1: Int, y1: Int) -> RGB {
-        let xs = max(0, x0)..<min(width, max(x1, x0 + 1)), ys = max(0, y0)..<min(height, max(y1, y0 + 1))
+        let xs = Self.clamped(x0, max(x1, x0 + 1), to: width), ys = Self.clamped(y0, max(y1, y0 + 1), to: height)
         var sum = (0, 0, 0), count = 0
         for y in ys {
             for x in xs {
@@ -70,6 +79,12 @@ public struct RGBAImage: Sendable {
         }
         guard count > 0 else { return RGB(0, 0, 0) }
         return RGB(sum.0 / count, sum.1 / count, sum.2 / count)
+    }
+
+    /// [start, end) within [0, limit): empty, never reversed, when it lies outside.
+    static func clamped(_ start: Int, _ end: Int, to limit: Int) -> Range<Int> {
+        let low = min(max(0, start), limit)
+        return low..<max(low, min(limit, end))
     }
 }
 

@@ -254,6 +254,11 @@ public enum RushHourScanner {
             let half = board.tile * 0.15
             for side in [RushHourSide.left, .right] {
                 let x0 = side == .left ? board.left - board.tile * 0.25 : board.right + board.tile * 0.08
+                // A band past the picture's edge would read as black, the most unlike any frame:
+                // a chute where the picture was only cut.
+                guard Int(x0) >= 0, Int(x0 + board.tile * 0.17) <= image.width else {
+                    throw ScanError("the picture ends at the board's \(side) edge: the frame beside it, where a chute would show, is cut off")
+                }
                 bands.append((row, side, image.mean(x0: Int(x0), y0: Int(y - half), x1: Int(x0 + board.tile * 0.17), y1: Int(y + half))))
             }
         }

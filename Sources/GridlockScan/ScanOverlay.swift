@@ -43,8 +43,8 @@ public enum ScanOverlay {
 
 extension RGBAImage {
     mutating func fill(x0: Int, y0: Int, x1: Int, y1: Int, colour: RGB) {
-        for y in max(0, y0)..<min(height, max(y1, max(0, y0))) {
-            for x in max(0, x0)..<min(width, max(x1, max(0, x0))) {
+        for y in Self.clamped(y0, y1, to: height) {
+            for x in Self.clamped(x0, x1, to: width) {
                 let at = (y * width + x) * 4
                 pixels[at] = UInt8(colour.red)
                 pixels[at + 1] = UInt8(colour.green)

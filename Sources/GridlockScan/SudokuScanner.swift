@@ -51,7 +51,9 @@ public enum SudokuScanner {
     public static let workingPixels = 800_000
 
     public static func scan(_ image: RGBAImage, model: DigitModel = TrainedDigitModel.model) -> Result<ScannedSudoku, ScanError> {
-        guard !model.examples.isEmpty else { return .failure(ScanError(TrainedDigitModel.missingFontsAdvice)) }
+        guard image.width >= SudokuGridFinder.minimumSide, image.height >= SudokuGridFinder.minimumSide else {
+            return .failure(ScanError("no Sudoku grid found: the picture is \(image.width)x\(image.height) pixels, and a grid needs \(SudokuGridFinder.minimumSide) a side", noGrid: true))
+        }
         let grey = GreyImage(image.reduced(toAtMost: workingPixels))
         let window = max(15, min(grey.width, grey.height) / 40) | 1
         let ink = grey.ink(window: window, margin: 24)
@@ -59,6 +61,9 @@ public enum SudokuScanner {
         switch SudokuGridFinder.find(pieces) {
         case .failure(let problem): return .failure(problem)
         case .success(let found):
+            // The model is asked for only once a grid is found: a build without it still
+            // reads Rush Hour boards in auto mode.
+            guard !model.examples.isEmpty else { return .failure(ScanError(TrainedDigitModel.missingFontsAdvice)) }
             do {
                 return .success(try read(found.lines, grey: grey, ink: ink, model: model))
             } catch let error as ScanError {
@@ -78,7 +83,11 @@ public enum SudokuScanner {
             for column in 0..<9 {
                 let cell = lines.cell(row: row, column: column)
                 guard let patch = try SudokuCell.mark(in: cell, grey: grey, ink: ink, row: row, column: column) else { continue }
-                guard let features = DigitFeatures.of(patch), let reading = model.read(features) else { continue }
+                // Ink in the middle that gives no mark (a light digit on a dark, highlighted
+                // cell reads as paper darker than its ink) is no blank: it is refused.
+                guard let features = DigitFeatures.of(patch), let reading = model.read(features) else {
+                    throw ScanError("row \(row + 1), column \(column + 1): ink in the cell's middle that reads as no mark (a light digit on a dark cell?)")
+                }
                 digits[row * 9 + column] = reading.digit
                 readings[row * 9 + column] = reading
                 let height = patch.inkBounds(threshold: 80).map { $0.y1 - $0.y0 } ?? 0
