@@ -165,6 +165,11 @@ struct ScanCommand: ParsableCommand {
     /// Pixels with their transparency laid over white, as a viewer shows them (the scanners
     /// read colour only: black ink drawn in the alpha channel would otherwise vanish).
     static func onWhite(_ rgba: [UInt8]) -> [UInt8] {
+        // Most pictures are opaque: they are looked over once and returned as they are.
+        let opaque = rgba.withUnsafeBufferPointer { bytes in
+            stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 }
+        }
+        guard !opaque else { return rgba }
         var pixels = rgba
         for at in stride(from: 0, to: pixels.count, by: 4) where pixels[at + 3] != 255 {
             let alpha = Int(pixels[at + 3])
