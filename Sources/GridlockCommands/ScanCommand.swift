@@ -167,7 +167,10 @@ struct ScanCommand: ParsableCommand {
     static func onWhite(_ rgba: [UInt8]) -> [UInt8] {
         // Most pictures are opaque: they are looked over once and returned as they are.
         let opaque = rgba.withUnsafeBufferPointer { bytes in
-            stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 }
+            var all: UInt8 = 255
+            var at = 3
+            while at < bytes.count { all &= bytes[at]; at += 4 }
+            return all == 255
         }
         guard !opaque else { return rgba }
         var pixels = rgba
