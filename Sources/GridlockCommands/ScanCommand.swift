@@ -132,7 +132,7 @@ struct ScanCommand: ParsableCommand {
         do {
             let bytes = try SmallFile.read(file, limit: maximumFileBytes)
             let decoded = try ImageFile.decode(bytes)
-            image = RGBAImage(width: decoded.width, height: decoded.height, pixels: Self.onWhite(decoded.rgba))
+            image = RGBAImage(width: decoded.width, height: decoded.height, overWhite: decoded.rgba)
         } catch let problem as SmallFile.Problem {
             return .failure(Problem(message: problem.reason))
         } catch {
@@ -160,26 +160,6 @@ struct ScanCommand: ParsableCommand {
                 }
             }
         }
-    }
-
-    /// Pixels with their transparency laid over white, as a viewer shows them (the scanners
-    /// read colour only: black ink drawn in the alpha channel would otherwise vanish).
-    static func onWhite(_ rgba: [UInt8]) -> [UInt8] {
-        // Most pictures are opaque: they are looked over once and returned as they are.
-        let opaque = rgba.withUnsafeBufferPointer { bytes in
-            var all: UInt8 = 255
-            var at = 3
-            while at < bytes.count { all &= bytes[at]; at += 4 }
-            return all == 255
-        }
-        guard !opaque else { return rgba }
-        var pixels = rgba
-        for at in stride(from: 0, to: pixels.count, by: 4) where pixels[at + 3] != 255 {
-            let alpha = Int(pixels[at + 3])
-            for channel in 0..<3 { pixels[at + channel] = UInt8((Int(pixels[at + channel]) * alpha + 255 * (255 - alpha)) / 255) }
-            pixels[at + 3] = 255
-        }
-        return pixels
     }
 
     /// The files named, a folder's images in name order.

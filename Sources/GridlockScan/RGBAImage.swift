@@ -15,6 +15,28 @@ public struct RGBAImage: Sendable {
         self.pixels = pixels
     }
 
+    /// A picture with its transparency laid over white, as a viewer shows it: the scanners
+    /// read colour only, and black ink drawn in the alpha channel would otherwise vanish.
+    public init(width: Int, height: Int, overWhite rgba: [UInt8]) {
+        // Most pictures are opaque: they are looked over once, as a plain loop (through a
+        // closure it took 5% of a phone screenshot's scan), and kept as they are.
+        let opaque = rgba.withUnsafeBufferPointer { bytes in
+            var all: UInt8 = 255
+            var at = 3
+            while at < bytes.count { all &= bytes[at]; at += 4 }
+            return all == 255
+        }
+        var pixels = rgba
+        if !opaque {
+            for at in stride(from: 0, to: pixels.count, by: 4) where pixels[at + 3] != 255 {
+                let alpha = Int(pixels[at + 3])
+                for channel in 0..<3 { pixels[at + channel] = UInt8((Int(pixels[at + channel]) * alpha + 255 * (255 - alpha)) / 255) }
+                pixels[at + 3] = 255
+            }
+        }
+        self.init(width: width, height: height, pixels: pixels)
+    }
+
     /// The colour at (x, y), clamped to the picture.
     @inline(__always)
     public func colour(_ x: Int, _ y: Int) -> RGB {
