@@ -67,8 +67,8 @@ public struct Gridlock: ParsableCommand {
             Exit status, every command (the highest that applies):
               0   done: every puzzle solved or proved unsolvable; a role stopped cleanly
               1   some input could not be read (it is named, with its line), a file or
-                  database could not be used, a resumed batch's input changed, or (compare
-                  --fail-above) a regression
+                  database could not be used, a resumed batch's input changed, (scan) a
+                  digit read in doubt, or (compare --fail-above) a regression
               2   solve, batch, coordinator, render: some job was cut off by a limit
                   or failed; check: a claim of no solution the search could not settle
               3   a wrong answer: solve, batch, coordinator, bench (an answer disagrees with
