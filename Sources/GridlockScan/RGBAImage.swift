@@ -52,24 +52,40 @@ public struct RGBAImage: Sendable {
         guard factor > 1 else { return self }
         let w = width / factor, h = height / factor
         var out = [UInt8](repeating: 255, count: w * h * 4)
-        let area = factor * factor
+        // Each output row's channel sums gather `factor` source rows, each read straight
+        // through, and are divided once, with wrapping arithmetic (a sum never passes
+        // 255 * factor^2). Summing square by square, with overflow checks, a bounds-checked
+        // write and a divide per channel, took a fifth of a phone screenshot's scan.
+        var sums = [Int](repeating: 0, count: w * 3)
+        let divide = ExactDivision(by: factor * factor)
         pixels.withUnsafeBufferPointer { source in
-            for y in 0..<h {
-                for x in 0..<w {
-                    var sum = (0, 0, 0)
-                    for dy in 0..<factor {
-                        var at = ((y * factor + dy) * width + x * factor) * 4
-                        for _ in 0..<factor {
-                            sum.0 += Int(source[at])
-                            sum.1 += Int(source[at + 1])
-                            sum.2 += Int(source[at + 2])
-                            at += 4
+            out.withUnsafeMutableBufferPointer { target in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for y in 0..<h {
+                        sums.update(repeating: 0)
+                        for dy in 0..<factor {
+                            var at = (y * factor + dy) * width * 4
+                            for x in 0..<w {
+                                var red = 0, green = 0, blue = 0
+                                for _ in 0..<factor {
+                                    red &+= Int(source[at])
+                                    green &+= Int(source[at &+ 1])
+                                    blue &+= Int(source[at &+ 2])
+                                    at &+= 4
+                                }
+                                sums[3 &* x] &+= red
+                                sums[3 &* x &+ 1] &+= green
+                                sums[3 &* x &+ 2] &+= blue
+                            }
+                        }
+                        var to = y * w * 4
+                        for x in 0..<w {
+                            target[to] = UInt8(truncatingIfNeeded: divide(sums[3 * x]))
+                            target[to + 1] = UInt8(truncatingIfNeeded: divide(sums[3 * x + 1]))
+                            target[to + 2] = UInt8(truncatingIfNeeded: divide(sums[3 * x + 2]))
+                            to += 4
                         }
                     }
-                    let to = (y * w + x) * 4
-                    out[to] = UInt8(sum.0 / area)
-                    out[to + 1] = UInt8(sum.1 / area)
-                    out[to + 2] = UInt8(sum.2 / area)
                 }
             }
         }

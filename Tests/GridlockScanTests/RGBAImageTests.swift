@@ -2,15 +2,17 @@
 // `mean` would average it.
 
 import GridlockCore
-import GridlockScan
+@testable import GridlockScan
 import Testing
 
 @Suite struct RGBAImageTests {
-    @Test("reduced averages each factor x factor square, drops the ragged edge, and leaves a small picture as it is", arguments: [2, 3])
+    @Test("reduced averages each factor x factor square, drops the ragged edge, and leaves a small picture as it is", arguments: [2, 3, 127])
     func reduced(factor: Int) {
         var random = SplitMix64(seed: UInt64(factor))
-        let width = 7 * factor + 1, height = 5 * factor + 2
+        // Ragged edges of factor - 1 columns and 2 rows; one factor less would leave 8 columns.
+        let width = 8 * factor - 1, height = 5 * factor + 2
         let image = RGBAImage(width: width, height: height, pixels: (0..<(width * height * 4)).map { _ in UInt8(random.below(256)) })
+        #expect(image.reductionFactor(toAtMost: (width / factor) * (height / factor)) == factor)
         let small = image.reduced(toAtMost: (width / factor) * (height / factor))
         #expect(small.width == width / factor && small.height == height / factor)
         for y in 0..<small.height {
@@ -20,5 +22,24 @@ import Testing
             }
         }
         #expect(image.reduced(toAtMost: width * height).pixels == image.pixels)
+    }
+
+    @Test("the multiply-and-shift division equals the integer division for every channel sum, up to the largest factor it serves and past it")
+    func exactDivision() {
+        // Every sum for the factors a picture is shrunk by in practice (areas up to 40,000),
+        // and the ends and a spread for the largest areas, both sides of the multiply's limit.
+        for divisor in Array(1...400) + (1...200).map({ $0 * $0 }) {
+            let divide = ExactDivision(by: divisor)
+            for n in 0...(255 * divisor) where divide(n) != n / divisor {
+                Issue.record("\(n) / \(divisor): \(divide(n)), not \(n / divisor)")
+                return
+            }
+        }
+        for divisor in [16_000, 16_128, 16_129, 16_384, 1_000_000] {
+            let divide = ExactDivision(by: divisor)
+            for n in stride(from: 0, through: 255 * divisor, by: 997) + [255 * divisor, 255 * divisor - 1, divisor - 1, divisor] {
+                #expect(divide(n) == n / divisor, "\(n) / \(divisor)")
+            }
+        }
     }
 }
