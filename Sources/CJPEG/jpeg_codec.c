@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 // libjpeg's error manager, extended with where to jump back to and the message kept.
 struct failure {
@@ -18,10 +19,15 @@ static void fail(j_common_ptr info) {
     longjmp(failure->back, 1);
 }
 
-// Warnings (a corrupt but readable stream) are not errors: libjpeg goes on with what it has.
+// Warnings (a corrupt but readable stream, as stray bytes between markers) are not errors:
+// libjpeg goes on with what it has. A file that ends early is one: libjpeg would fill the rest
+// of the picture with grey, and a board or grid cut in half must be refused, not read.
 static void warn(j_common_ptr info, int level) {
-    (void)info;
-    (void)level;
+    if (level == -1 && info->err->msg_code == JWRN_JPEG_EOF) {
+        struct failure *failure = (struct failure *)info->err;
+        snprintf(failure->message, sizeof failure->message, "the file ends before the picture does (cut short?)");
+        longjmp(failure->back, 1);
+    }
 }
 
 static void keep(char *error, size_t error_size, const char *message) {
@@ -59,6 +65,13 @@ int gridlock_jpeg_decode(const uint8_t *data, size_t size, size_t max_pixels, in
         return -1;
     }
     info.mem->max_memory_to_use = 256L << 20;
+    // libjpeg has no conversion from print colours to RGB: said plainly, not as its own
+    // "Unsupported color conversion request".
+    if (info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK) {
+        keep(error, error_size, "the JPEG holds print colours (CMYK), not screen colours: save it as RGB");
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
     info.out_color_space = JCS_RGB;
     jpeg_start_decompress(&info);
     size_t w = info.output_width, h = info.output_height;

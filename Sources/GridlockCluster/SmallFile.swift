@@ -13,11 +13,20 @@ public enum SmallFile {
         public var description: String { "cannot read \(path): \(reason)" }
     }
 
+    /// Why a path that opens no file is missing. Swift reads a name's bytes as UTF-8 and puts
+    /// U+FFFD for any that are not (a Latin-1 "é" from an old disk): such a name can never be
+    /// opened, and "it does not exist" beside a file the user sees would be a riddle.
+    public static func missing(_ path: String) -> String {
+        path.contains("\u{FFFD}")
+            ? "it does not exist under that name: bytes of the name that are not UTF-8 reach gridlock as \u{FFFD}; rename the file"
+            : "it does not exist"
+    }
+
     /// The file's bytes, or why not.
     public static func read(_ path: String, limit: Int) throws(Problem) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw Problem(path: path, reason: errno == ENOENT ? "it does not exist" : String(cString: strerror(errno)))
+            throw Problem(path: path, reason: errno == ENOENT ? missing(path) : String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
         var status = stat()

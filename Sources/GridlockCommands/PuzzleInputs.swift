@@ -39,6 +39,7 @@ struct PuzzleInput {
                 try? handle.close()
                 inputs.append(PuzzleInput(name: argument, text: String(decoding: data, as: UTF8.self)))
             } else if looksLikePath(argument) {
+                try refuseUnreadableName(argument)
                 throw ValidationError("no such file: \(argument) (a puzzle given as an argument is one line: a Rush Hour database line, an 81-character Sudoku, tile numbers, a tilt board with rows joined by /, or JSON)")
             } else {
                 inputs.append(PuzzleInput(name: "argument \(index + 1)", text: argument))
@@ -56,11 +57,19 @@ struct PuzzleInput {
                 if let board = try ImageInput.puzzleText(argument) { return .text(name: argument, board) }
                 return .file(argument)
             }
+            try refuseUnreadableName(argument)
             if looksLikePath(argument) {
                 throw ValidationError("no such file: \(argument)")
             }
             return .text(name: "argument \(index + 1)", argument)
         }
+    }
+
+    /// A name whose bytes are not UTF-8 reaches Swift with U+FFFD in them and can never be
+    /// opened: said so, rather than "no such file" beside a file the user can see.
+    private static func refuseUnreadableName(_ argument: String) throws {
+        guard argument.contains("\u{FFFD}") else { return }
+        throw ValidationError("no such file: \(argument): \(SmallFile.missing(argument))")
     }
 
     /// A path-like argument that does not exist is a typo, not a puzzle.

@@ -49,13 +49,21 @@ struct BoardGrid: Sendable, Hashable {
 enum BoardFinder {
     static let sizes = 3...8
 
-    static func find(in edges: EdgeMap) -> BoardGrid? {
+    /// The most rectangles of long lines tried as the board. A board's picture, phone's screen
+    /// included, shows a few dozen at most (25 in the tests' 2,000 pictures); stripes or a mesh
+    /// show thousands, each costing a grid search (26,564 took 2 s), so past this the picture
+    /// is refused as no board.
+    static let maximumCandidates = 500
+
+    static func find(in edges: EdgeMap) throws(ScanError) -> BoardGrid? {
         let shorter = min(edges.width, edges.height)
         let minimum = max(24, shorter / 5)
         let gap = max(2, shorter / 200)
         let horizontal = edges.horizontalLines(minimum: minimum, gap: gap)
         let vertical = edges.verticalLines(minimum: minimum / 2, gap: gap)
-        var candidates: [BoardGrid] = []
+        // The rectangles first, counted before any grid is searched: stripes are refused at
+        // the cost of their lines alone.
+        var rectangles: [(left: Int, top: Int, right: Int, bottom: Int)] = []
         for (index, top) in horizontal.enumerated() {
             for bottom in horizontal[(index + 1)...] where bottom.position > top.position {
                 let height = bottom.position - top.position
@@ -67,11 +75,16 @@ enum BoardFinder {
                 guard sideSupport(vertical, at: left, from: top.position, to: bottom.position, tolerance: tolerance) >= 0.6,
                       sideSupport(vertical, at: right, from: top.position, to: bottom.position, tolerance: tolerance) >= 0.6
                 else { continue }
-                if let grid = bestGrid(left: left, top: top.position, right: right, bottom: bottom.position, edges: edges) {
-                    candidates.append(grid)
+                rectangles.append((left, top.position, right, bottom.position))
+                guard rectangles.count <= maximumCandidates else {
+                    throw ScanError("""
+                        no board found: more than \(maximumCandidates) rectangles of long straight lines could each be the \
+                        board (stripes or a mesh, not a board's picture, which shows a few dozen)
+                        """)
                 }
             }
         }
+        let candidates = rectangles.compactMap { bestGrid(left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom, edges: edges) }
         guard var board = candidates.max(by: { $0.score < $1.score }), board.score >= 0.2 else { return nil }
         // A rectangle of part of the board fits as well as the board: the board holds it, on the
         // same grid.

@@ -46,10 +46,10 @@ public enum RushHourScanner {
     public static func scan(_ image: RGBAImage) -> Result<ScannedRushHour, ScanError> {
         let image = image.reduced(toAtMost: workingPixels)
         let edges = EdgeMap(image)
-        guard let board = BoardFinder.find(in: edges) else {
-            return .failure(ScanError("no board found: no rectangle of square tiles inside a contrasting frame"))
-        }
         do {
+            guard let board = try BoardFinder.find(in: edges) else {
+                return .failure(ScanError("no board found: no rectangle of square tiles inside a contrasting frame"))
+            }
             return .success(try read(board, in: image))
         } catch let error as ScanError {
             return .failure(error)

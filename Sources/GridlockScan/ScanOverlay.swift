@@ -11,7 +11,7 @@ public enum ScanOverlay {
         let image = image.reduced(toAtMost: RushHourScanner.workingPixels)
         var canvas = image
         let edges = EdgeMap(image)
-        guard let board = BoardFinder.find(in: edges) else { return canvas }
+        guard let board = try? BoardFinder.find(in: edges) else { return canvas }
         let magenta = RGB(255, 0, 255)
         for column in 0...board.columns {
             let x = Int((board.left + Double(column) * board.tileWidth).rounded())

@@ -1,9 +1,11 @@
 // `gridlock scan` against what an attack review of it threw (each once crashed, hung, ate
 // memory or lost something): a board cropped to its frame, a picture one pixel wide, a
 // 182-byte progressive JPEG claiming 30,000 x 30,000 pixels, a highlighted Sudoku cell, ink in
-// the alpha channel, the overlay written over its own input, and a puzzle read from a pipe.
+// the alpha channel, the overlay written over its own input, a puzzle read from a pipe, a JPEG
+// cut short, a JPEG in print colours, and a file whose name is not UTF-8.
 
 import Foundation
+import ImageFile
 import PNGFile
 import Testing
 
@@ -17,6 +19,21 @@ struct ScanAttackTests {
         var rgba: [UInt8] = []
         for y in 0..<picture.height { rgba += picture.rgba[(y * picture.width + x0) * 4..<(y * picture.width + x1) * 4] }
         return (x1 - x0, picture.height, rgba)
+    }
+
+    /// A bash script's exit status and its output and errors together: for what Swift's
+    /// arguments cannot say (a process substitution, a name that is not UTF-8).
+    static func bash(_ script: String, _ arguments: String...) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
     }
 
     @Test("a board cropped at its frame is refused with the side named, not crashed on; so is a picture one pixel wide")
@@ -105,16 +122,41 @@ struct ScanAttackTests {
 
     @Test("a puzzle read from a pipe keeps its first bytes (only regular files are looked into for a picture)")
     func pipe() throws {
-        let binary = GridlockBinary.url.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", #""$0" solve <(printf '%s\n' ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo)"#, binary]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0 && text.contains("solved in 23 moves"), "\(text)")
+        let (status, text) = try Self.bash(#""$0" solve <(printf '%s\n' ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo)"#, GridlockBinary.url.path)
+        #expect(status == 0 && text.contains("solved in 23 moves"), "\(text)")
+    }
+
+    @Test("a JPEG cut short is refused, not read with the rest of its picture grey")
+    func truncatedJPEG() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let board = try ScanCommandTests.rendered(ScanCommandTests.board, in: directory, name: "b.png")
+        let picture = try PNGFile.decode(Array(try Data(contentsOf: board)))
+        let jpeg = try ImageFile.encodeJPEG(width: picture.width, height: picture.height, rgba: picture.rgba, quality: 90)
+        let whole = directory.appendingPathComponent("whole.jpg"), cut = directory.appendingPathComponent("cut.jpg")
+        try Data(jpeg).write(to: whole)
+        try Data(jpeg.prefix(jpeg.count * 3 / 5)).write(to: cut)
+        let result = try GridlockBinary.run(["scan", whole.path, cut.path, "--kind", "rushhour"])
+        #expect(result.status == 1 && result.stdout == ScanCommandTests.board + "\n", "\(result.status) \(result.stdout)")
+        #expect(result.stderr.contains("cut.jpg: libjpeg could not read the image: the file ends before the picture does"), "\(result.stderr)")
+    }
+
+    @Test("a JPEG in print colours (CMYK) is refused in words, not in libjpeg's")
+    func cmykJPEG() throws {
+        let result = try GridlockBinary.run(["scan", "Tests/Fixtures/pictures/cmyk.jpg"])
+        #expect(result.status == 1 && result.stderr.contains("cmyk.jpg: libjpeg could not read the image: the JPEG holds print colours (CMYK)"), "\(result.stderr)")
+    }
+
+    @Test("a file whose name is not UTF-8 is named as such, in a folder and as an argument, not as missing")
+    func nameNotUTF8() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let board = try ScanCommandTests.rendered(ScanCommandTests.board, in: directory, name: "b.png")
+        // Swift's strings cannot hold the name: the shell makes it, from a Latin-1 "é".
+        let (status, text) = try Self.bash(
+            #"cp "$1" "$2/caf$(printf '\351').png" && "$0" scan "$2" && exit 9; "$0" solve "$2/caf$(printf '\351').png""#,
+            GridlockBinary.url.path, board.path, directory.path)
+        #expect(status == 64, "\(text)")
+        // Both the folder's scan and solve's argument say why the file cannot be opened.
+        let why = "it does not exist under that name: bytes of the name that are not UTF-8"
+        #expect(text.components(separatedBy: why).count == 3, "\(text)")
     }
 }
