@@ -64,7 +64,7 @@ let package = Package(
         // (DigitModelPlugin runs gridlock-train-digits); nothing trained is kept in git.
         .target(name: "GridlockDigitModel", dependencies: ["GridlockDigits"], plugins: ["DigitModelPlugin"]),
         .plugin(name: "DigitModelPlugin", capability: .buildTool(), dependencies: ["gridlock-train-digits"]),
-        .executableTarget(name: "gridlock-train-digits", dependencies: ["FontRaster", "GridlockDigits"]),
+        .executableTarget(name: "gridlock-train-digits", dependencies: ["FontRaster", "GridlockDigits", "GridlockDrawing"]),
         // FreeType (Debian's libfreetype-dev), and glyphs drawn through it: for the trainer, and
         // for the tests, which print Sudoku grids in fonts.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),

@@ -39,11 +39,26 @@ enum SudokuGridFinder {
 
     static func lines(of label: Int32, in pieces: InkPieces) -> Result<SudokuLines, ScanError> {
         let piece = pieces.pieces[Int(label) - 1]
+        // The grid's ink is its piece, and the pieces inside it that are lines too. A light
+        // line (gridlock's own `render` draws them 1 pixel wide, in #aaa) is no ink where it
+        // meets a dark one, whose shade lowers its neighbourhood's mean: it comes apart from
+        // the grid, a box's worth of thin lines together, or (in a JPEG) a cell's length at a
+        // time. So a piece longer than a cell and a third counts (a digit stays in its cell),
+        // and so does one over half a cell long and at least 6 times as long as it is wide
+        // (a digit "1" that thin sits in its cell's middle, far from any line looked for).
+        let cell = max(piece.width, piece.height) / 9
+        var isGrid = [Bool](repeating: false, count: pieces.pieces.count + 1)
+        for (index, other) in pieces.pieces.enumerated()
+        where other.x0 >= piece.x0 && other.x1 <= piece.x1 && other.y0 >= piece.y0 && other.y1 <= piece.y1 {
+            let long = max(other.width, other.height), wide = min(other.width, other.height)
+            isGrid[index + 1] = long * 3 > cell * 4 || (long * 2 > cell && wide * 6 <= long)
+        }
+        isGrid[Int(label)] = true
         // How many of the grid's pixels each column and each row of its extent holds.
         var columns = [Int](repeating: 0, count: piece.width), rows = [Int](repeating: 0, count: piece.height)
         pieces.labels.withUnsafeBufferPointer { labels in
             for y in piece.y0..<piece.y1 {
-                for x in piece.x0..<piece.x1 where labels[y * pieces.width + x] == label {
+                for x in piece.x0..<piece.x1 where isGrid[Int(labels[y * pieces.width + x])] {
                     columns[x - piece.x0] += 1
                     rows[y - piece.y0] += 1
                 }

@@ -1,10 +1,13 @@
 // Each rule of the Sudoku scanner on a picture made to break it: no grid, a square with no
 // lines inside, ink away from a cell's middle, digits too small to be sure of, a digit twice in
-// a unit; and the reader itself, trained when the package was built.
+// a unit; the reader itself, trained when the package was built; and grids gridlock's own
+// `render` drew.
 
 import FontRaster
 import GridlockCore
 import GridlockDigitModel
+import GridlockDrawing
+import ImageFile
 @testable import GridlockDigits
 @testable import GridlockScan
 import Testing
@@ -102,5 +105,29 @@ struct SudokuScanRuleTests {
         #expect(Set(pairs.map(\.0)) == [0, 8, 10, 73, 30, 50])
         #expect(SudokuScanner.unitName(0, 8) == "row" && SudokuScanner.unitName(10, 73) == "column" && SudokuScanner.unitName(30, 50) == "box")
         #expect(SudokuScanner.unitName(40, 80).isEmpty)
+    }
+
+    @Test("a grid drawn by gridlock's own render (light 1-pixel lines, a pixel font) reads back exactly, nothing flagged, at scales 1 to 3 and as a JPEG")
+    func renderedGrids() throws {
+        for (index, line) in try SudokuScanAccuracyTests.grids(6).enumerated() {
+            let givens = line.map { UInt8($0.wholeNumberValue ?? 0) }
+            let scene = BoardScene.scene(.sudoku(givens: givens, cells: givens, boxSide: 3), title: "")
+            let scale = [1.0, 1.5, 2, 3, 1.25, 2.5][index]
+            let raster = Raster(scene, scale: scale)
+            var pictures = [("PNG", RGBAImage(width: raster.width, height: raster.height, overWhite: raster.pixels))]
+            if index % 2 == 0 {
+                let jpeg = try ImageFile.encodeJPEG(width: raster.width, height: raster.height, rgba: raster.pixels, quality: 75)
+                let decoded = try ImageFile.decode(jpeg)
+                pictures.append(("JPEG 75", RGBAImage(width: decoded.width, height: decoded.height, overWhite: decoded.rgba)))
+            }
+            for (format, picture) in pictures {
+                switch SudokuScanner.scan(picture) {
+                case .success(let scanned):
+                    #expect(scanned.line == line && scanned.uncertain.isEmpty, "scale \(scale), \(format): \(scanned.line), flagged \(scanned.uncertain)")
+                case .failure(let error):
+                    Issue.record("scale \(scale), \(format): \(error)")
+                }
+            }
+        }
     }
 }
