@@ -9,7 +9,7 @@
    below (timeouts, limits) are not measurements and are let through by name.
 2. Measured again. Four cheap figures (two solver ratios, `bfs`'s bytes a state, the largest
    cluster's analysis) are measured with the binary under test; a README figure more than 25%
-   off its measurement (|README - measured| / measured) fails. Ratios come from one `bench`
+   off its measurement (|README - measured| / measured) fails, 35% for the analysis's time. Ratios come from one `bench`
    run that interleaves both solvers (top95's over three passes), so they hold on any machine;
    the analysis time is CPU time, the least of three runs, which other processes on a busy
    machine move far less than wall time.
@@ -28,6 +28,10 @@ import sys
 binary = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = 0.25
+# A time in seconds is the machine's as much as the code's: this VM's host has given 0.28-0.43 s
+# of CPU time for the same analysis on different days (docs/benchmarks.md). A ratio measured
+# in one run cancels the machine out and keeps the tighter bound.
+TIME_TOLERANCE = 0.35
 
 NUMBER = r"\d[\d,]*(?:\.\d+)?"
 SPAN = rf"{NUMBER}(?:(?:-| to ){NUMBER})?"  # 1.5, 1.1-1.5, 18 to 22
@@ -186,7 +190,7 @@ MEASURED = [
      lambda: bench("data/rushhour/rush1000.txt", "bfs,bidirectional")["bfs"].get("bytes_per_state")),
     ("the largest cluster's analysis, CPU seconds (least of 3)",
      r"takes (\d+(?:\.\d+)?) s of CPU time \(\[measured\]\(docs/benchmarks\.md#the-largest-clusters-analysis\)",
-     lambda: least_cpu_time(["analyze", "BBoJoooHoJCCGHAAKLGDDoKLooIEEoFFIooo"])),
+     lambda: least_cpu_time(["analyze", "BBoJoooHoJCCGHAAKLGDDoKLooIEEoFFIooo"]), TIME_TOLERANCE),
 ]
 
 
@@ -198,7 +202,8 @@ def main():
     for path in documents:
         problems += untraced_figures(path, known)
     readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
-    for name, words, measure in MEASURED:
+    for name, words, measure, *bound in MEASURED:
+        tolerance = bound[0] if bound else TOLERANCE
         found = re.findall(words, readme)
         if len(found) != 1:
             problems.append(f"README.md: {name}: expected its figure once (/{words}/), found {len(found)}: update scripts/check-figures.py with the README")
@@ -209,15 +214,15 @@ def main():
             problems.append(f"README.md: {name}: the measurement gave no number ({measured!r})")
             continue
         off = quoted / measured - 1
-        verdict = "ok" if abs(off) <= TOLERANCE else "OFF"
+        verdict = "ok" if abs(off) <= tolerance else "OFF"
         print(f"check-figures: {name}: README {quoted:g}, measured {measured:.3g} ({off:+.0%}) {verdict}")
         if verdict != "ok":
-            problems.append(f"README.md: {name}: the README says {quoted:g}, measured {measured:.3g}, {off:+.0%} off (at most {TOLERANCE:.0%}): measure it again and update the README and docs/benchmarks.md")
+            problems.append(f"README.md: {name}: the README says {quoted:g}, measured {measured:.3g}, {off:+.0%} off (at most {tolerance:.0%}): measure it again and update the README and docs/benchmarks.md")
     for problem in problems:
         print("FAIL " + problem, file=sys.stderr)
     if problems:
         sys.exit(1)
-    print(f"check-figures: every figure of the README names its entry; {len(MEASURED)} measured again, each within {TOLERANCE:.0%}")
+    print(f"check-figures: every figure of the README names its entry; {len(MEASURED)} measured again, each within {TOLERANCE:.0%} ({TIME_TOLERANCE:.0%} for a time)")
 
 
 main()
