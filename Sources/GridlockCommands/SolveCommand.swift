@@ -161,7 +161,10 @@ struct SolveCommand: ParsableCommand {
 
     private func text(for report: SolveReport, record: PuzzleRecord) -> String {
         var text = report.text(levels: levels)
-        let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions)
+        // Read again only for what needs the puzzle's own type (boards drawn, a Sudoku's grid),
+        // not for every line of a file.
+        let needsPuzzle = show || report.solution?.position != nil
+        let puzzle = needsPuzzle ? try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions) : nil
         if show, report.status == "solved", let steps = report.steps, let rushHour = puzzle?.rushHour {
             let boards = rushHour.boards(after: steps)
             for (index, board) in boards.enumerated() {

@@ -188,6 +188,4 @@ public struct SolveReport: Sendable, Codable, Hashable {
         return agrees
     }
 
-    /// One line of JSON, keys sorted, no spaces.
-    public var jsonLine: String { JSONLine.encode(self) }
 }
