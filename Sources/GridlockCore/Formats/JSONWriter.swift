@@ -5,6 +5,11 @@
 // JSONEncoder writes them (a whole Double without its ".0"), strings escaped as it escapes
 // them, slashes left alone. The tests hold the two side by side.
 
+/// A value that writes itself as JSON: an object, in its keys' byte order.
+public protocol JSONWritable {
+    func write(to writer: inout JSONWriter)
+}
+
 public struct JSONWriter {
     public private(set) var bytes: [UInt8]
 
@@ -112,6 +117,24 @@ public struct JSONWriter {
         guard let value else { return }
         key(name)
         self.value(value)
+    }
+
+    public mutating func member(_ name: StaticString, _ value: (some JSONWritable)?) {
+        guard let value else { return }
+        key(name)
+        value.write(to: &self)
+    }
+
+    public mutating func member(_ name: StaticString, _ values: [some JSONWritable]?) {
+        guard let values else { return }
+        key(name)
+        array { for value in values { value.write(to: &$0) } }
+    }
+
+    public mutating func member(_ name: StaticString, _ values: [Int]?) {
+        guard let values else { return }
+        key(name)
+        self.values(values)
     }
 
     /// A comma before any value that does not open its object or array, or follow its key.

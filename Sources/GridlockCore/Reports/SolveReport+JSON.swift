@@ -3,7 +3,7 @@
 // A member added to SolveReport must be added here too, in its sorted place; the tests compare
 // the two on reports of every kind and status.
 
-extension SolveReport {
+extension SolveReport: JSONWritable {
     /// One line of JSON, keys sorted, no spaces.
     public var jsonLine: String {
         var writer = JSONWriter(capacity: 256 + 16 * (steps?.count ?? 0) + 8 * (stats?.examinedPerLevel.count ?? 0))
@@ -15,15 +15,7 @@ extension SolveReport {
         writer.object { json in
             json.member("cluster", cluster)
             json.member("cutoffReason", cutoffReason)
-            if let error {
-                json.key("error")
-                json.object { json in
-                    json.member("code", error.code)
-                    json.member("column", error.column)
-                    json.member("line", error.line)
-                    json.member("message", error.message)
-                }
-            }
+            json.member("error", error)
             json.member("expectedCluster", expectedCluster)
             json.member("expectedMoves", expectedMoves)
             json.member("kind", kind)
@@ -45,41 +37,42 @@ extension SolveReport {
             json.member("solutions", solutions)
             json.member("solvedBy", solvedBy)
             json.member("solver", solver)
-            if let source {
-                json.key("source")
-                json.object { json in
-                    json.member("file", source.file)
-                    json.member("line", source.line)
-                }
-            }
-            if let stats {
-                json.key("stats")
-                stats.write(to: &json)
-            }
+            json.member("source", source)
+            json.member("stats", stats)
             json.member("status", status)
-            if let steps {
-                json.key("steps")
-                json.array { json in
-                    for step in steps { step.write(to: &json) }
-                }
-            }
+            json.member("steps", steps)
         }
     }
 }
 
-extension SolveReport.Stats {
-    func write(to writer: inout JSONWriter) {
+extension SolveReport.ErrorInfo: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
         writer.object { json in
-            if let bounds {
-                json.key("bounds")
-                json.values(bounds)
-            }
+            json.member("code", code)
+            json.member("column", column)
+            json.member("line", line)
+            json.member("message", message)
+        }
+    }
+}
+
+extension SolveReport.Source: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("file", file)
+            json.member("line", line)
+        }
+    }
+}
+
+extension SolveReport.Stats: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
+        writer.object { json in
+            json.member("bounds", bounds)
             json.member("enqueued", enqueued)
-            json.key("enqueuedPerLevel")
-            json.values(enqueuedPerLevel)
+            json.member("enqueuedPerLevel", enqueuedPerLevel)
             json.member("examined", examined)
-            json.key("examinedPerLevel")
-            json.values(examinedPerLevel)
+            json.member("examinedPerLevel", examinedPerLevel)
             json.member("finalQueue", finalQueue)
             json.member("guesses", guesses)
             json.member("levelReached", levelReached)
@@ -94,25 +87,19 @@ extension SolveReport.Stats {
     }
 }
 
-extension SolutionMove {
-    func write(to writer: inout JSONWriter) {
+extension SolutionMove: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
         writer.object { json in
-            if let from {
-                json.key("from")
-                from.write(to: &json)
-            }
+            json.member("from", from)
             json.member("piece", piece)
             json.member("text", text)
-            if let to {
-                json.key("to")
-                to.write(to: &json)
-            }
+            json.member("to", to)
         }
     }
 }
 
-extension BoardCell {
-    func write(to writer: inout JSONWriter) {
+extension BoardCell: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
         writer.object { json in
             json.member("column", column)
             json.member("row", row)

@@ -67,7 +67,7 @@ struct SolveReportJSONTests {
         report.matchesExpected = false
         report.error = .init(code: "invalid-solution", message: "line 1\nline 2", line: 3, column: nil)
         report.outside = true
-        for seconds in [0.0, -0.0, 1, 2.5, 1e-05, 1e-7, 0.0001, 1e15, 1e16, 1.5e300, 123456789012345680000, 3e-320, Double.ulpOfOne, Double.greatestFiniteMagnitude] {
+        for seconds in [0.0, -0.0, 1, 2.5, 1e-05, 1e-7, 0.0001, 1e15, 1e16, 1.5e300, 1.2345678901234568e20, Double.leastNonzeroMagnitude * 6_000, Double.ulpOfOne, Double.greatestFiniteMagnitude] {
             report.stats = .init(
                 examined: 0, enqueued: Int.max, examinedPerLevel: [], enqueuedPerLevel: [0, -1, 10, 1_000_000],
                 maxQueue: 1, finalQueue: 2, statesStored: 3, memoryBytes: 4, levelReached: 5, seconds: seconds,
