@@ -10,22 +10,29 @@ public enum SudokuSolutionValidator {
     /// has each digit once in every row, column and box.
     public static func validate(_ solution: String, for puzzle: SudokuPuzzle) throws(Failure) {
         let geometry = puzzle.geometry
-        let digits = solution.utf8.map { SudokuPuzzle.digit(for: $0) }
-        guard digits.count == geometry.cellCount else {
-            throw Failure(description: "the solution has \(digits.count) cells, not \(geometry.cellCount)")
+        let bytes = Array(solution.utf8)
+        guard bytes.count == geometry.cellCount else {
+            throw Failure(description: "the solution has \(bytes.count) cells, not \(geometry.cellCount)")
         }
-        for (cell, digit) in digits.enumerated() {
-            guard let digit, digit >= 1, Int(digit) <= geometry.side else {
+        var digits = [UInt8](repeating: 0, count: geometry.cellCount)
+        for cell in 0..<geometry.cellCount {
+            guard let digit = SudokuPuzzle.digit(for: bytes[cell]), digit >= 1, Int(digit) <= geometry.side else {
                 throw Failure(description: "\(geometry.name(of: cell)) is not filled with a digit")
             }
             if puzzle.cells[cell] != 0, puzzle.cells[cell] != digit {
                 throw Failure(description: "\(geometry.name(of: cell)) changes the given \(puzzle.cells[cell]) to \(digit)")
             }
+            digits[cell] = digit
         }
+        // A unit of `side` cells, each holding 1...side, holds every digit once exactly when no
+        // digit comes twice: one bit a digit (a Set per unit was a fifth of `solve`'s time on
+        // 9,500 Sudokus, more than the parsing).
         for unit in 0..<geometry.unitCount {
-            let members = geometry.units[(unit * geometry.side)..<((unit + 1) * geometry.side)].map { digits[$0]! }
-            if Set(members).count != geometry.side {
-                throw Failure(description: "\(geometry.name(ofUnit: unit)) repeats a digit")
+            var seen: UInt64 = 0
+            for index in (unit * geometry.side)..<((unit + 1) * geometry.side) {
+                let bit: UInt64 = 1 << UInt64(digits[geometry.units[index]])
+                if seen & bit != 0 { throw Failure(description: "\(geometry.name(ofUnit: unit)) repeats a digit") }
+                seen |= bit
             }
         }
     }
