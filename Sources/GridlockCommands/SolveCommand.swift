@@ -161,10 +161,8 @@ struct SolveCommand: ParsableCommand {
 
     private func text(for report: SolveReport, record: PuzzleRecord) -> String {
         var text = report.text(levels: levels)
-        // Read again only for what needs the puzzle's own type (boards drawn, a Sudoku's grid),
-        // not for every line of a file.
-        let needsPuzzle = show || report.solution?.position != nil
-        let puzzle = needsPuzzle ? try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions) : nil
+        // Read again only to draw boards and grids (--show), not for every line of a file.
+        let puzzle = show ? try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions) : nil
         if show, report.status == "solved", let steps = report.steps, let rushHour = puzzle?.rushHour {
             let boards = rushHour.boards(after: steps)
             for (index, board) in boards.enumerated() {
@@ -188,9 +186,9 @@ struct SolveCommand: ParsableCommand {
                 text += "\n\n  \(index + 1). \(move)\n" + tilt.gridText(state).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             }
         }
-        if let position = report.solution?.position, let sudoku = puzzle?.sudoku {
+        if let position = report.solution?.position {
             let cells = position.utf8.map { SudokuPuzzle.digit(for: $0) ?? 0 }
-            let grid = show ? SudokuPuzzle.gridText(cells, geometry: sudoku.geometry) : position
+            let grid = puzzle?.sudoku.map { SudokuPuzzle.gridText(cells, geometry: $0.geometry) } ?? position
             text += "\n" + grid.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
         }
         if let error = report.error, report.status != "invalid", report.status != "failed" {
