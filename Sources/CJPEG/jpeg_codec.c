@@ -21,9 +21,11 @@ static void fail(j_common_ptr info) {
 
 // Warnings (a corrupt but readable stream, as stray bytes between markers) are not errors:
 // libjpeg goes on with what it has. A file that ends early is one: libjpeg would fill the rest
-// of the picture with grey, and a board or grid cut in half must be refused, not read.
+// of the picture with grey, and a board or grid cut in half must be refused, not read. The
+// decoder is given the data with an end marker (see gridlock_jpeg_decode), so a cut shows as
+// a scan's data ending at that marker (JWRN_HIT_MARKER); JWRN_JPEG_EOF is kept for safety.
 static void warn(j_common_ptr info, int level) {
-    if (level == -1 && info->err->msg_code == JWRN_JPEG_EOF) {
+    if (level == -1 && (info->err->msg_code == JWRN_JPEG_EOF || info->err->msg_code == JWRN_HIT_MARKER)) {
         struct failure *failure = (struct failure *)info->err;
         snprintf(failure->message, sizeof failure->message, "the file ends before the picture does (cut short?)");
         longjmp(failure->back, 1);
@@ -35,8 +37,8 @@ static void keep(char *error, size_t error_size, const char *message) {
     snprintf(error, error_size, "%s", message);
 }
 
-int gridlock_jpeg_decode(const uint8_t *data, size_t size, size_t max_pixels, int *width, int *height, uint8_t **rgba,
-                         char *error, size_t error_size) {
+static int decode(const uint8_t *data, size_t size, size_t max_pixels, int *width, int *height, uint8_t **rgba,
+                  char *error, size_t error_size) {
     struct jpeg_decompress_struct info;
     struct failure failure;
     // volatile: read after a longjmp.
@@ -107,6 +109,28 @@ int gridlock_jpeg_decode(const uint8_t *data, size_t size, size_t max_pixels, in
     *height = (int)h;
     *rgba = pixels;
     return 0;
+}
+
+// Some cameras and video frames leave out the final end marker (FF D9) though every pixel is
+// there; libjpeg would call that a premature end. Such data is read with the marker added, so
+// that only data that really stops early is refused (see warn).
+int gridlock_jpeg_decode(const uint8_t *data, size_t size, size_t max_pixels, int *width, int *height, uint8_t **rgba,
+                         char *error, size_t error_size) {
+    if (size >= 2 && data[size - 2] == 0xFF && data[size - 1] == 0xD9) {
+        return decode(data, size, max_pixels, width, height, rgba, error, error_size);
+    }
+    uint8_t *ended = malloc(size + 2);
+    if (!ended) {
+        keep(error, error_size, "out of memory");
+        *rgba = NULL;
+        return -1;
+    }
+    memcpy(ended, data, size);
+    ended[size] = 0xFF;
+    ended[size + 1] = 0xD9;
+    int status = decode(ended, size + 2, max_pixels, width, height, rgba, error, error_size);
+    free(ended);
+    return status;
 }
 
 int gridlock_jpeg_encode(const uint8_t *rgba, int width, int height, int quality, uint8_t **jpeg, size_t *jpeg_size,

@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import GridlockCluster
 import GridlockCore
+import ImageFile
 
 /// One input document and the name it is reported under.
 struct PuzzleInput {
@@ -57,8 +58,8 @@ struct PuzzleInput {
                 if let board = try ImageInput.puzzleText(argument) { return .text(name: argument, board) }
                 return .file(argument)
             }
-            try refuseUnreadableName(argument)
             if looksLikePath(argument) {
+                try refuseUnreadableName(argument)
                 throw ValidationError("no such file: \(argument)")
             }
             return .text(name: "argument \(index + 1)", argument)
@@ -74,7 +75,7 @@ struct PuzzleInput {
 
     /// A path-like argument that does not exist is a typo, not a puzzle.
     private static func looksLikePath(_ argument: String) -> Bool {
-        if argument.hasSuffix(".txt") || argument.hasSuffix(".json") { return true }
+        if argument.hasSuffix(".txt") || argument.hasSuffix(".json") || ImageFile.hasImageExtension(argument) { return true }
         // "docs/main" is a tilt board's shape too, but a directory called "docs" says it is a path.
         if let slash = argument.lastIndex(of: "/"), slash != argument.startIndex {
             var isDirectory: ObjCBool = false

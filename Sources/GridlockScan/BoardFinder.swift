@@ -52,7 +52,8 @@ enum BoardFinder {
     /// The most rectangles of long lines tried as the board. A board's picture, phone's screen
     /// included, shows a few dozen at most (25 in the tests' 2,000 pictures); stripes or a mesh
     /// show thousands, each costing a grid search (26,564 took 2 s), so past this the picture
-    /// is refused as no board.
+    /// is refused, saying to crop it: a board on graph paper is refused too, where ranking the
+    /// rectangles to try the likeliest could not tell its frame from the paper's lines.
     static let maximumCandidates = 500
 
     static func find(in edges: EdgeMap) throws(ScanError) -> BoardGrid? {
@@ -79,7 +80,8 @@ enum BoardFinder {
                 guard rectangles.count <= maximumCandidates else {
                     throw ScanError("""
                         no board found: more than \(maximumCandidates) rectangles of long straight lines could each be the \
-                        board (stripes or a mesh, not a board's picture, which shows a few dozen)
+                        board, where a board's picture shows a few dozen (stripes, a mesh or a patterned background such as \
+                        graph paper): crop the picture to the board
                         """)
                 }
             }

@@ -3,8 +3,8 @@
 //
 // With m = floor(2^40 / d) + 1, floor(n * m / 2^40) equals floor(n / d) whenever
 // n * d < 2^40: the error n * (m - 2^40 / d) / 2^40 stays under 1/d, less than the gap from
-// n / d to the next whole number. A channel sum is at most 255 * d, so that holds for
-// d < 16,000 (a shrinking factor up to 126); larger divisors divide.
+// n / d to the next whole number. A channel sum is at most 255 * d, so that holds while
+// 255 * d^2 < 2^40: d up to 65,664, a shrinking factor up to 256; larger divisors divide.
 
 struct ExactDivision {
     private let divisor: Int

@@ -29,6 +29,9 @@ public struct GreyImage: Sendable {
     /// Ink: pixels darker than the mean of the square of side `window` around them by more than
     /// `margin`. One pass over an integral image.
     public func ink(window: Int, margin: Int) -> [Bool] {
+        // The loops below read through raw buffers: a bad window or a resized luma would read
+        // out of bounds rather than stop.
+        precondition(window >= 1 && luma.count == width * height, "a window of at least 1 over \(width)x\(height) pixels")
         // Through raw buffers with wrapping arithmetic (a sum stays under 255 * width *
         // height): with bounds and overflow checks this map took a tenth of a phone
         // screenshot's scan.

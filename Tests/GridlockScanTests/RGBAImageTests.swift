@@ -35,7 +35,7 @@ import Testing
                 return
             }
         }
-        for divisor in [16_000, 16_128, 16_129, 16_384, 1_000_000] {
+        for divisor in [16_384, 65_536, 65_664, 65_665, 66_049, 1_000_000] {
             let divide = ExactDivision(by: divisor)
             for n in stride(from: 0, through: 255 * divisor, by: 997) + [255 * divisor, 255 * divisor - 1, divisor - 1, divisor] {
                 #expect(divide(n) == n / divisor, "\(n) / \(divisor)")

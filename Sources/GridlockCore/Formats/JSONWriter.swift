@@ -3,7 +3,9 @@
 // value, then sorts every object's keys). The writer's output is JSONLine's byte for byte when
 // the caller writes each object's keys in byte order, as JSONLine sorts them: numbers as
 // JSONEncoder writes them (a whole Double without its ".0"), strings escaped as it escapes
-// them, slashes left alone. The tests hold the two side by side.
+// them, slashes left alone. The tests hold the two side by side. (Foundation on Linux sorts keys
+// by their bytes; Apple's sorts without case and numbers by value. No two keys written here
+// order differently either way.)
 
 /// A value that writes itself as JSON: an object, in its keys' byte order.
 public protocol JSONWritable {
