@@ -297,7 +297,11 @@ public struct CoordinatorMachine {
         progress.queued = unverified.count + queued.count + retries.count
         if inputEnded, unverified.isEmpty, tracked.isEmpty, resume.endChecked {
             progress.complete = true
-            for worker in idle { actions.append(.send(to: worker, .drained)) }
+            // Every worker known hears it, busy or idle: one busy with a job taken back (an
+            // overrun) would otherwise learn it only at its next ask, a heartbeat later, and a
+            // local batch waits for its workers to exit.
+            let known = Set(idle).union(workers.keys)
+            for worker in known.sorted(by: { $0.lexicographicallyPrecedes($1) }) { actions.append(.send(to: worker, .drained)) }
             idle.removeAll()
             // The sink's record of the batch gets its number of jobs.
             if var record = configuration.record, let sink = resume.sink {

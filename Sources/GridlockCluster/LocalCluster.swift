@@ -140,7 +140,7 @@ public enum LocalCluster {
         var coordinator = Coordinator.Configuration(bind: workers.jobs, sink: { workers.results }, machine: configuration)
         coordinator.log = log
         let final = try Coordinator.run(
-            reader, coordinator, context: context, stop: stop, bound: { _ in },
+            reader, coordinator, context: context, stop: stop, bound: { _ in }, workersGone: { workers.supervisor.allExited },
             progress: { state in
                 progress(state, sinkCounters.current)
                 if !state.complete, let reason = workers.supervisor.check() {

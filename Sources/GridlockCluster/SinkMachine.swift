@@ -112,12 +112,17 @@ public struct SinkMachine {
         if let key {
             // A result without its job's lease was not sent by the worker holding the job, or
             // answers another job than the one it names: dropped, never stored. Each lease is
-            // worked out once: it is a hash over the job's text, for every result stored.
-            results.removeAll { result in
-                guard result.lease != key.lease(answering: result) else { return false }
-                let hint = result.lease == 0 ? " (none at all: is the coordinator run without this --key-file?)" : ""
-                actions += refuse(.forged, "a result for job \(result.job) of \(result.batch) from \(result.worker) without its lease\(hint)", now: now)
-                return true
+            // worked out once: it is a hash over the job's text, for every result stored. The
+            // frame is copied only when one is dropped: a copy retains every result's strings.
+            let forged = received.indices.filter { received[$0].lease != key.lease(answering: received[$0]) }
+            if !forged.isEmpty {
+                for index in forged {
+                    let result = received[index]
+                    let hint = result.lease == 0 ? " (none at all: is the coordinator run without this --key-file?)" : ""
+                    actions += refuse(.forged, "a result for job \(result.job) of \(result.batch) from \(result.worker) without its lease\(hint)", now: now)
+                }
+                let dropped = Set(forged)
+                results = received.indices.filter { !dropped.contains($0) }.map { received[$0] }
             }
         }
         guard !results.isEmpty else { return actions }
@@ -180,9 +185,11 @@ public struct SinkMachine {
         counters.duplicates += results.count - stored.inserted
         var batches: [String] = []
         var jobs: [String: [StoredJob]] = [:]
-        for (result, row) in zip(results, stored.rows) {
-            if jobs[result.batch] == nil { batches.append(result.batch) }
-            jobs[result.batch, default: []].append(row)
+        // By index: iterating the results would copy each one, a retain per string.
+        for index in results.indices {
+            let batch = results[index].batch
+            if jobs[batch] == nil { batches.append(batch) }
+            jobs[batch, default: []].append(stored.rows[index])
         }
         return batches.map { .send(.stored(batch: $0, jobs: jobs[$0]!)) }
     }

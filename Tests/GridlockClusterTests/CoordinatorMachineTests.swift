@@ -359,15 +359,25 @@ struct CoordinatorMachineTests {
         #expect(machine.progress.unreadable == 1)
     }
 
-    @Test("once every job is stored, a worker that asks is told the batch is drained")
+    @Test("once every job is stored, every worker known is told the batch is drained, and a worker that asks later too")
     func drainedAfterCompletion() {
         var machine = Self.machine(jobs: 1)
         let job = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0))[0]
         _ = machine.receive(.ready(Self.identity, credit: 1), from: [2], now: Self.t0)
         let done = machine.receive(.stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: job.fingerprint)]), from: Self.sink, now: Self.t0)
-        // The idle worker that was waiting hears it at once; a later asker when it asks.
-        #expect(done.contains(.send(to: [2], .drained)))
+        // The idle worker that was waiting hears it at once, and so does the one that held the
+        // job, without asking first (a local batch waits for its workers to exit); a later
+        // asker hears it when it asks.
+        #expect(done.filter { $0 == .send(to: [2], .drained) }.count == 1)
+        #expect(done.filter { $0 == .send(to: Self.worker, .drained) }.count == 1)
         #expect(machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0) == [.send(to: Self.worker, .drained)])
+    }
+
+    @Test("a finished coordinator stays for workers still asking, and goes at once when none is left")
+    func lingerEndsWhenWorkersAreGone() {
+        #expect(!Coordinator.lingerIsOver(lingered: .zero, workersGone: { false }))
+        #expect(Coordinator.lingerIsOver(lingered: .zero, workersGone: { true }))
+        #expect(Coordinator.lingerIsOver(lingered: Coordinator.drainLinger, workersGone: { false }))
     }
 
     @Test("frames that are not two parts, do not decode, or are messages a coordinator never takes are counted and dropped")
