@@ -27,6 +27,16 @@ enum PatternDatabaseCache {
     /// file, so one builds and the others load what it saved.
     static func installLoader() {
         TilePatternDatabases.shared.setLoader { goal in
+            // The 7-8 tables where `gridlock pdb build --partition 7-8` made them (never built
+            // by a solve: minutes and gigabytes); else 6-6-3, built on first use.
+            let ranked = file(goal: goal, partition: .sevenEight)
+            if FileManager.default.fileExists(atPath: ranked.path) {
+                do {
+                    return try load(goal: goal, partition: .sevenEight)
+                } catch {
+                    StandardError.write("pdb: cannot read \(ranked.path) (\(error)); using the 6-6-3 tables\n")
+                }
+            }
             let lock = lockFile(goal: goal, partition: .sixSixThree)
             defer { if lock >= 0 { close(lock) } }
             if lock >= 0 { flock(lock, LOCK_EX) }
@@ -50,10 +60,19 @@ enum PatternDatabaseCache {
     static func build(goal: TileGoal, partition: TilePatternDatabase.Partition) -> (database: TilePatternDatabase, seconds: Double, saved: URL?) {
         let clock = ContinuousClock()
         let start = clock.now
-        StandardError.write("pdb: building the \(partition.rawValue) pattern databases for the \(goal.rawValue) goal (once; about half a minute)\n")
-        let database = TilePatternDatabase.build(goal: goal, partition: partition) { group in
-            StandardError.write("pdb: group \(group + 1) of \(partition.rawValue.split(separator: "-").count)\n")
-        }
+        let expected = partition.isRanked ? "about N minutes and 3 GiB of memory" : "once; about half a minute"
+        StandardError.write("pdb: building the \(partition.rawValue) pattern databases for the \(goal.rawValue) goal (\(expected))\n")
+        let groups = partition.rawValue.split(separator: "-").count
+        var current = 0
+        let database = TilePatternDatabase.build(
+            goal: goal, partition: partition,
+            progress: { group in
+                current = group + 1
+                StandardError.write("pdb: group \(current) of \(groups)\n")
+            },
+            level: { level, states in
+                StandardError.write("pdb: group \(current) of \(groups), \(level) moves: \(states.grouped) states\n")
+            })
         let seconds = Double(seconds: start.duration(to: clock.now))
         let url = file(goal: goal, partition: partition)
         do {
@@ -93,12 +112,12 @@ struct PatternDatabaseBuildCommand: ParsableCommand {
     @Option(help: "The goal: blank-last or blank-first.")
     var goal: TileGoal = .blankLast
 
-    @Option(help: "The partition of the 15 tiles: 6-6-3 (what idastar-pdb uses) or 5-5-5.")
+    @Option(help: "The partition of the 15 tiles: 6-6-3 (what idastar-pdb uses unless 7-8 is built), 7-8 (552 MiB; idastar-pdb uses it once built) or 5-5-5.")
     var partition: String = TilePatternDatabase.Partition.sixSixThree.rawValue
 
     func validate() throws {
         guard TilePatternDatabase.Partition(rawValue: partition) != nil else {
-            throw ValidationError("--partition must be 6-6-3 or 5-5-5")
+            throw ValidationError("--partition must be 6-6-3, 7-8 or 5-5-5")
         }
     }
 

@@ -9,14 +9,31 @@
 //                     touches are recounted; an up or down slide, only the two rows
 //   pattern database  TilePatternDatabase.swift
 //
-// `moved` is called after each slide and after its undo (the reverse slide), so heuristics
-// with state restore it by themselves.
+// `moved` is called after each slide. A slide is undone by `undo`, which by default is `moved`
+// with the reverse slide; a heuristic whose update costs table reads (the pattern databases)
+// keeps its state small enough to save before the slide and put back after, instead.
 
 protocol TileHeuristic {
+    /// What `undo` puts back: nothing for a heuristic that the reverse slide restores.
+    associatedtype Saved = Void
     /// The bound for the whole board, resetting any state.
     mutating func reset(_ tiles: UnsafePointer<UInt8>) -> Int
     /// The bound after `tile` slid from `from` to `to` (`tiles` already shows the slide).
     mutating func moved(_ tile: Int, from: Int, to: Int, _ tiles: UnsafePointer<UInt8>) -> Int
+    /// The state before a slide, for its `undo`.
+    var saved: Saved { get }
+    /// Takes back the slide of `tile` from `from` to `to` (`tiles` already shows it taken back),
+    /// given the state saved before it.
+    mutating func undo(_ tile: Int, from: Int, to: Int, _ tiles: UnsafePointer<UInt8>, saved: Saved)
+}
+
+extension TileHeuristic where Saved == Void {
+    var saved: Void { () }
+
+    @inline(__always)
+    mutating func undo(_ tile: Int, from: Int, to: Int, _ tiles: UnsafePointer<UInt8>, saved: Void) {
+        _ = moved(tile, from: to, to: from, tiles)
+    }
 }
 
 /// Distances from every cell to every tile's goal cell.

@@ -51,7 +51,7 @@ struct TileIDAStarSearch<H: TileHeuristic> {
     var heuristic: H
     let options: SolveOptions
     var tiles: UnsafeMutablePointer<UInt8>
-    /// Cells of the tiles moved so far, and the blank's cells before each move.
+    /// The solution's slides, last first, once the goal is found.
     var path: [(tile: UInt8, from: Int, to: Int)] = []
     var bound = 0
     var nextBound = Int.max
@@ -101,12 +101,13 @@ struct TileIDAStarSearch<H: TileHeuristic> {
         statistics.bounds = bounds
         statistics.levelReached = bound
         statistics.maxQueue = path.count
-        statistics.memoryBytes = goal.count + path.capacity * MemoryLayout<(UInt8, Int, Int)>.stride
+        // The board and one slide per level of the recursion, which reaches the last bound.
+        statistics.memoryBytes = goal.count + (bound + 1) * MemoryLayout<(UInt8, Int, Int)>.stride
         if let cutoff { return SolveResult(status: .cutoff, cutoffReason: cutoff, statistics: statistics) }
         guard Array(UnsafeBufferPointer(start: tiles, count: goal.count)) == goal else {
             return SolveResult(status: .unsolvable, statistics: statistics)
         }
-        let moves = path.map { step in
+        let moves = path.reversed().map { step in
             let direction = TileSearchMoves.direction(from: step.from, to: step.to, width: geometry.width)
             return geometry.solutionMove(tileValue: step.tile, from: step.from, to: step.to, direction: direction)
         }
@@ -134,13 +135,17 @@ struct TileIDAStarSearch<H: TileHeuristic> {
             let tile = tiles[from]
             tiles[blank] = tile
             tiles[from] = 0
+            let saved = heuristic.saved
             let childH = heuristic.moved(Int(tile), from: from, to: blank, tiles)
-            path.append((tile, from, blank))
-            if search(blank: from, previous: blank, g: g + 1, h: childH) { return true }
-            path.removeLast()
+            if search(blank: from, previous: blank, g: g + 1, h: childH) {
+                // The path is written only on the way back from the goal, last move first: kept
+                // up to date at every node, the array's uniqueness check cost 3% of a search.
+                path.append((tile, from, blank))
+                return true
+            }
             tiles[from] = tile
             tiles[blank] = 0
-            _ = heuristic.moved(Int(tile), from: blank, to: from, tiles)
+            heuristic.undo(Int(tile), from: from, to: blank, tiles, saved: saved)
             if cutoff != nil { return false }
         }
         return false

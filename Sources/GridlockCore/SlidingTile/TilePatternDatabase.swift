@@ -5,31 +5,45 @@
 // bound on the moves left: far tighter than Manhattan distance (Korf's 100 need ~2,000x fewer
 // nodes with 6-6-3).
 //
-//   6-6-3 (blank-first goal, by goal cell):    5-5-5:
-//      _  C  C  C                                 _  A  A  A
-//      A  A  B  B                                 B  B  A  A
-//      A  A  B  B                                 B  B  C  C
-//      A  A  B  B                                 B  C  C  C
+//   6-6-3 (blank-first goal, by goal cell):    5-5-5:              7-8:
+//      _  C  C  C                                 _  A  A  A          _  A  A  A
+//      A  A  B  B                                 B  B  A  A          A  A  A  A
+//      A  A  B  B                                 B  B  C  C          B  B  B  B
+//      A  A  B  B                                 B  C  C  C          B  B  B  B
 //   The blank-last goal uses the same shapes turned half a circle.
 //
-//   index: the group's cells, 4 bits each (tile i of the group in bits 4i...4i+3): a sparse
-//   table of 16^k bytes (16 MiB for 6 tiles) that needs no permutation ranking on lookup.
+//   index (6-6-3, 5-5-5): the group's cells, 4 bits each (tile i of the group in bits
+//   4i...4i+3): a sparse table of 16^k bytes (16 MiB for 6 tiles) that needs no permutation
+//   ranking on lookup.
+//   index (7-8): the rank of the group's cells (TilePlacementRank.swift), 16!/(16-k)! bytes.
 //
-// Building: a breadth-first search over (group cells, blank cell), 16^(k+1) entries, level by
-// level; within a level, moves of other tiles (cost 0) are closed over first. Then each
-// placement takes the minimum over blank cells.
+// Building (sparse): a breadth-first search over (group cells, blank cell), 16^(k+1) entries,
+// level by level; within a level, moves of other tiles (cost 0) are closed over first. Then
+// each placement takes the minimum over blank cells. Ranked: TilePatternDatabase+Ranked.swift.
 
 public struct TilePatternDatabase: Sendable {
     public enum Partition: String, Sendable, CaseIterable {
         case sixSixThree = "6-6-3"
         case fiveFiveFive = "5-5-5"
+        /// The top two rows and the bottom two (Korf and Felner's 7-8): 552 MiB, ranked.
+        case sevenEight = "7-8"
 
         /// The groups as goal cells of the blank-first goal.
         var groupCells: [[Int]] {
             switch self {
             case .sixSixThree: [[4, 5, 8, 9, 12, 13], [6, 7, 10, 11, 14, 15], [1, 2, 3]]
             case .fiveFiveFive: [[1, 2, 3, 6, 7], [4, 5, 8, 9, 12], [10, 11, 13, 14, 15]]
+            case .sevenEight: [[1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 14, 15]]
             }
+        }
+
+        /// Whether its tables use the ranked index (TilePlacementRank.swift) rather than the
+        /// sparse one: 8 tiles' sparse table would be 4 GiB.
+        public var isRanked: Bool { self == .sevenEight }
+
+        /// A table's entries for a group of `tiles`.
+        func entries(tiles: Int) -> Int {
+            isRanked ? TilePlacementRank.count(tiles: tiles) : 1 << (4 * tiles)
         }
     }
 
@@ -52,10 +66,16 @@ public struct TilePatternDatabase: Sendable {
     }
 
     public init(goal: TileGoal, partition: Partition, storage: [UInt8]) throws(PuzzleInputError) {
+        try self.init(goal: goal, partition: partition, groups: Self.groups(partition, goal: goal), storage: storage)
+    }
+
+    /// Tables for other groups than the partition's, indexed as its are (the tests' small ranked
+    /// tables).
+    init(goal: TileGoal, partition: Partition, groups: [[UInt8]], storage: [UInt8]) throws(PuzzleInputError) {
         self.goal = goal
         self.partition = partition
-        groups = Self.groups(partition, goal: goal)
-        offsets = groups.reduce(into: [0]) { $0.append($0.last! + 1 << (4 * $1.count)) }
+        self.groups = groups
+        offsets = groups.reduce(into: [0]) { $0.append($0.last! + partition.entries(tiles: $1.count)) }
         guard storage.count == offsets.last! else {
             throw PuzzleInputError(
                 code: "bad-pattern-database", message: "a \(partition.rawValue) table holds \(offsets.last!) bytes, this one \(storage.count)")
@@ -63,13 +83,16 @@ public struct TilePatternDatabase: Sendable {
         self.storage = storage
     }
 
-    /// Builds every group's table; `progress` hears each group's number as it starts.
-    public static func build(goal: TileGoal, partition: Partition, progress: (Int) -> Void = { _ in }) -> TilePatternDatabase {
+    /// Builds every group's table; `progress` hears each group's number as it starts, and
+    /// `level` each level of a ranked group's search (its number and states).
+    public static func build(
+        goal: TileGoal, partition: Partition, progress: (Int) -> Void = { _ in }, level: (Int, Int) -> Void = { _, _ in }
+    ) -> TilePatternDatabase {
         let goalTiles = goal.tiles(cells: 16)
         var storage: [UInt8] = []
         for (number, group) in groups(partition, goal: goal).enumerated() {
             progress(number)
-            storage += buildGroup(group, goalTiles: goalTiles)
+            storage += partition.isRanked ? buildRankedGroup(group, goalTiles: goalTiles, level: level) : buildGroup(group, goalTiles: goalTiles)
         }
         return try! TilePatternDatabase(goal: goal, partition: partition, storage: storage)
     }

@@ -34,18 +34,61 @@ public final class TilePatternDatabases: Sendable {
     }
 }
 
+/// The tables' bound, and the same tables' bound on the board turned about its main diagonal
+/// (Korf and Felner, 2002): the larger of the two.
+///
+/// Turned about the diagonal, cell (row, column) becomes (column, row), and each tile takes the
+/// number of the tile whose goal cell is its own goal cell turned. Both goals turn into
+/// themselves (the blank's corner is on the diagonal), and every move of the board is a move
+/// of the turned board, so the turned board is exactly as far from the goal: the tables bound
+/// it as well, though its tiles fall into other groups. On Korf's 100 with 6-6-3 the larger
+/// bound took the nodes generated from 446 million to 119.5 million, for a second table read
+/// per node: 7.6 s to 3.3 s, and to 2.2 s once an undo put the saved state back instead of
+/// reading the tables again and the state lived in a tuple (docs/benchmarks.md).
 struct PatternDatabaseHeuristic: TileHeuristic {
     let tables: UnsafePointer<UInt8>
     let offsets: [Int]
     /// Per tile: its group (-1 for the blank) and the shift of its cell in the group's index.
     let groupOf: [Int]
     let shiftOf: [Int]
-    var indexes: [Int]
-    var total = 0
+    /// Per tile, its number on the turned board; per cell, the cell it turns to.
+    let turnedTile: [Int]
+    let turnedCell: [Int]
+    let groupCount: Int
+
+    /// Each group's index on the board and on the turned board, and the two sums: a few words,
+    /// saved before a slide and put back after it, so that an undo reads no table.
+    /// (A tuple read through a pointer: a SIMD4 written at a lane picked at run time was read
+    /// back whole, and every such read stalled on the write before it, a third of the time.)
+    struct State {
+        var indexes = GroupIndexes()
+        var turnedIndexes = GroupIndexes()
+        var total = 0
+        var turnedTotal = 0
+    }
+
+    /// Up to four groups' indexes, kept inline so that saving them copies four words. (Read in
+    /// place: a getter that is not mutating copied the four words out first, 60% slower.)
+    struct GroupIndexes {
+        private var words: (Int, Int, Int, Int) = (0, 0, 0, 0)
+
+        subscript(group: Int) -> Int {
+            @inline(__always) mutating get {
+                withUnsafeMutableBytes(of: &words) { $0.load(fromByteOffset: group * 8, as: Int.self) }
+            }
+            @inline(__always) set {
+                withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: newValue, toByteOffset: group * 8, as: Int.self) }
+            }
+        }
+    }
+
+    var state = State()
 
     init(database: TilePatternDatabase, tables: UnsafePointer<UInt8>) {
+        precondition(database.groups.count <= 4, "at most four groups")
         self.tables = tables
         offsets = database.offsets
+        groupCount = database.groups.count
         var groupOf = [Int](repeating: -1, count: 16)
         var shiftOf = [Int](repeating: 0, count: 16)
         for (group, tiles) in database.groups.enumerated() {
@@ -56,32 +99,59 @@ struct PatternDatabaseHeuristic: TileHeuristic {
         }
         self.groupOf = groupOf
         self.shiftOf = shiftOf
-        indexes = [Int](repeating: 0, count: database.groups.count)
+        turnedCell = Self.turnedCells
+        let goal = database.goal.tiles(cells: 16)
+        var turnedTile = [Int](repeating: 0, count: 16)
+        for cell in 0..<16 { turnedTile[Int(goal[cell])] = Int(goal[turnedCell[cell]]) }
+        precondition(turnedTile[0] == 0, "the goal's blank is on the main diagonal")
+        self.turnedTile = turnedTile
     }
+
+    /// Cell (row, column) of the 4x4 board turned about its main diagonal: (column, row).
+    static let turnedCells = (0..<16).map { ($0 % 4) * 4 + $0 / 4 }
 
     mutating func reset(_ tiles: UnsafePointer<UInt8>) -> Int {
-        for group in indexes.indices { indexes[group] = 0 }
+        state = State()
         for cell in 0..<16 where tiles[cell] != 0 {
             let tile = Int(tiles[cell])
-            indexes[groupOf[tile]] |= cell << shiftOf[tile]
+            state.indexes[groupOf[tile]] |= cell << shiftOf[tile]
+            let turned = turnedTile[tile]
+            state.turnedIndexes[groupOf[turned]] |= turnedCell[cell] << shiftOf[turned]
         }
-        total = 0
-        for group in indexes.indices { total += Int(tables[offsets[group] + indexes[group]]) }
-        return total
+        for group in 0..<groupCount {
+            state.total += Int(tables[offsets[group] + state.indexes[group]])
+            state.turnedTotal += Int(tables[offsets[group] + state.turnedIndexes[group]])
+        }
+        return max(state.total, state.turnedTotal)
     }
 
+    /// Both bounds at every board. (Reading the turned board's only when the board's own bound
+    /// did not already prune it was tried: 4% slower, its branch hard to foretell.)
     @inline(__always)
     mutating func moved(_ tile: Int, from: Int, to: Int, _ tiles: UnsafePointer<UInt8>) -> Int {
         let group = groupOf[tile]
         let base = offsets[group]
-        let before = Int(tables[base + indexes[group]])
-        indexes[group] += (to - from) << shiftOf[tile]
-        total += Int(tables[base + indexes[group]]) - before
-        return total
+        let before = Int(tables[base + state.indexes[group]])
+        state.indexes[group] += (to - from) << shiftOf[tile]
+        state.total += Int(tables[base + state.indexes[group]]) - before
+        let turned = turnedTile[tile]
+        let turnedGroup = groupOf[turned]
+        let turnedBase = offsets[turnedGroup]
+        let turnedBefore = Int(tables[turnedBase + state.turnedIndexes[turnedGroup]])
+        state.turnedIndexes[turnedGroup] += (turnedCell[to] - turnedCell[from]) << shiftOf[turned]
+        state.turnedTotal += Int(tables[turnedBase + state.turnedIndexes[turnedGroup]]) - turnedBefore
+        return max(state.total, state.turnedTotal)
+    }
+
+    var saved: State { state }
+
+    @inline(__always)
+    mutating func undo(_ tile: Int, from: Int, to: Int, _ tiles: UnsafePointer<UInt8>, saved: State) {
+        state = saved
     }
 }
 
-/// `idastar-pdb`: IDA* with the 6-6-3 pattern databases, 4x4 boards only. Other sizes go to the
+/// `idastar-pdb`: IDA* with the 7-8 pattern databases where they are built, else 6-6-3; 4x4 boards only. Other sizes go to the
 /// fastest IDA* measured for them, and say so in their result's reason: Manhattan distance up
 /// to 3x3 (3x faster than linear conflict on 1,000 random 8-puzzles: the bound is cheap and the
 /// searches short), linear conflict above.
@@ -101,8 +171,9 @@ public struct TilePatternDatabaseSolver: PuzzleSolver {
         if let early = TileSolverChecks.early(puzzle, needsPacking: false) { return early }
         let database = TilePatternDatabases.shared.database(for: puzzle.goal)
         return database.storage.withUnsafeBufferPointer { tables in
-            var result = TileIDAStar.run(
-                puzzle, heuristic: PatternDatabaseHeuristic(database: database, tables: tables.baseAddress!), options: options)
+            var result = database.partition.isRanked
+                ? TileIDAStar.run(puzzle, heuristic: RankedPatternDatabaseHeuristic(database: database, tables: tables.baseAddress!), options: options)
+                : TileIDAStar.run(puzzle, heuristic: PatternDatabaseHeuristic(database: database, tables: tables.baseAddress!), options: options)
             result.statistics.memoryBytes += database.byteCount
             return result
         }
