@@ -184,8 +184,9 @@ public enum Worker {
             }
             if lastBeat.duration(to: clock.now) >= configuration.heartbeatInterval {
                 try tell(.heartbeat(configuration.identity, jobs: queue.held()))
-                // An idle worker asks again: a restarted coordinator has forgotten the last ask.
-                if !drained, let credit = queue.credit(whenIdleOnly: true) { try ask(credit) }
+                // An idle worker asks again: a restarted coordinator has forgotten the last ask,
+                // and a worker that stays after a batch is drained asks the next one.
+                if !drained || !configuration.exitWhenDrained, let credit = queue.credit(whenIdleOnly: true) { try ask(credit) }
                 lastBeat = clock.now
             }
         }

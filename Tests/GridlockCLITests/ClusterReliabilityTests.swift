@@ -31,6 +31,26 @@ struct ClusterReliabilityTests {
         try cluster.expectAllStored(lines)
     }
 
+    @Test("a worker that stays after a batch is drained (no --exit-when-drained) takes the next batch's jobs")
+    func poolWorkerServesTheNextBatch() throws {
+        let cluster = try ClusterHarness()
+        try cluster.startSink()
+        cluster.workers.append(try GridlockBinary.start(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results]))
+        try cluster.startCoordinator(try cluster.write(try ClusterHarness.sample(count: 30), to: "first.txt"))
+        try GridlockBinary.wait(cluster.coordinator!, seconds: 60)
+        #expect(cluster.coordinator!.terminationStatus == 0)
+        // The next batch at the same address, with no other worker: it ends only if the one
+        // that was told the first is drained asks again.
+        let next = try cluster.write(try ClusterHarness.sample(count: 30, start: 500), to: "next.txt")
+        cluster.coordinator = try GridlockBinary.start([
+            "coordinator", next, "--batch", "next", "--bind", cluster.jobs, "--sink", cluster.results,
+            "--journal", cluster.directory.appendingPathComponent("next.journal").path,
+        ])
+        try GridlockBinary.wait(cluster.coordinator!, seconds: 30)
+        #expect(cluster.coordinator!.terminationStatus == 0)
+        #expect(cluster.workers[0].isRunning, "the worker stays for further batches")
+    }
+
     @Test("the coordinator killed and restarted mid-batch completes without re-solving stored jobs")
     func coordinatorRestart() throws {
         let cluster = try ClusterHarness()

@@ -4,6 +4,10 @@
 // A ranked index cannot be moved by adding to it, as the sparse one is: after a slide, the moved
 // tile's group is ranked again from its tiles' cells, on the board and on the turned board. The
 // state saved for an undo is every tile's cell and each group's entry, four words.
+//
+// Korf's 100: 3.8 million nodes against 6-6-3's 119.5 million, 0.75 s against 2.3 s. A node
+// costs ten times as much (5 million a second): its two reads of a 550 MiB table nearly always
+// miss the cache, where 6-6-3's 16 MiB tables mostly hit.
 
 struct RankedPatternDatabaseHeuristic: TileHeuristic {
     let tables: UnsafePointer<UInt8>

@@ -25,7 +25,7 @@ public struct TilePatternDatabase: Sendable {
     public enum Partition: String, Sendable, CaseIterable {
         case sixSixThree = "6-6-3"
         case fiveFiveFive = "5-5-5"
-        /// The top two rows and the bottom two (Korf and Felner's 7-8): 552 MiB, ranked.
+        /// The top two rows and the bottom two (Korf and Felner's 7-8): 550 MiB, ranked.
         case sevenEight = "7-8"
 
         /// The groups as goal cells of the blank-first goal.
@@ -161,15 +161,23 @@ public struct TilePatternDatabase: Sendable {
     }
 
     public init(serialized bytes: [UInt8]) throws(PuzzleInputError) {
-        guard let newline = bytes.firstIndex(of: 0x0A) else {
+        let header = try Self.header(of: bytes.prefix(64))
+        try self.init(goal: header.goal, partition: header.partition, storage: Array(bytes[header.length...]))
+    }
+
+    /// The file form's header line: its partition and goal, and its length with the newline.
+    /// (Read apart from the tables, so that a loader copies the 550 MiB of 7-8 only once.)
+    public static func header(of prefix: some Collection<UInt8>) throws(PuzzleInputError) -> (partition: Partition, goal: TileGoal, length: Int) {
+        guard let newline = prefix.firstIndex(of: 0x0A) else {
             throw PuzzleInputError(code: "bad-pattern-database", message: "no header line")
         }
-        let header = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
+        let line = Array(prefix[..<newline])
+        let header = String(decoding: line, as: UTF8.self).split(separator: " ")
         guard header.count == 3, header[0] == "GLPDB1", let partition = Partition(rawValue: String(header[1])),
               let goal = TileGoal(rawValue: String(header[2]))
         else {
             throw PuzzleInputError(code: "bad-pattern-database", message: "the header is not GLPDB1 PARTITION GOAL")
         }
-        try self.init(goal: goal, partition: partition, storage: Array(bytes[(newline + 1)...]))
+        return (partition, goal, line.count + 1)
     }
 }

@@ -151,10 +151,10 @@ struct PatternDatabaseHeuristic: TileHeuristic {
     }
 }
 
-/// `idastar-pdb`: IDA* with the 7-8 pattern databases where they are built, else 6-6-3; 4x4 boards only. Other sizes go to the
-/// fastest IDA* measured for them, and say so in their result's reason: Manhattan distance up
-/// to 3x3 (3x faster than linear conflict on 1,000 random 8-puzzles: the bound is cheap and the
-/// searches short), linear conflict above.
+/// `idastar-pdb`: IDA* with the 7-8 pattern databases where they are built, else 6-6-3; 4x4
+/// boards only. Other sizes go to the fastest IDA* measured for them, and say so in their
+/// result's reason: Manhattan distance up to 3x3 (3x faster than linear conflict on 1,000
+/// random 8-puzzles: the bound is cheap and the searches short), linear conflict above.
 public struct TilePatternDatabaseSolver: PuzzleSolver {
     public let name = "idastar-pdb"
 
