@@ -55,11 +55,14 @@ enum PatternDatabaseCache {
     /// 550 MiB a process for 7-8, where mapping the file and copying it out peaked at twice that.
     static func load(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> TilePatternDatabase {
         let path = file(goal: goal, partition: partition).path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw PuzzleInputError(code: "bad-pattern-database", message: "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw PuzzleInputError(code: "bad-pattern-database", message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw PuzzleInputError(code: "bad-pattern-database", message: "\(path) is not a regular file")
+        }
         var prefix = [UInt8](repeating: 0, count: 64)
         let prefixRead = pread(descriptor, &prefix, prefix.count, 0)
         let header = try TilePatternDatabase.header(of: prefix.prefix(max(0, prefixRead)))
@@ -68,7 +71,14 @@ enum PatternDatabaseCache {
                 code: "bad-pattern-database",
                 message: "\(path) holds the \(header.partition.rawValue) tables of the \(header.goal.rawValue) goal, not \(partition.rawValue) of \(goal.rawValue)")
         }
-        let count = max(0, Int(status.st_size) - header.length)
+        // Sized before anything is allocated: a file of another size (cut short, or a sparse
+        // file of terabytes) is refused, not read into memory.
+        let count = TilePatternDatabase.storageBytes(partition, goal: goal)
+        guard Int(status.st_size) == header.length + count else {
+            throw PuzzleInputError(
+                code: "bad-pattern-database",
+                message: "\(path) is \(Int(status.st_size)) bytes; the \(partition.rawValue) tables of the \(goal.rawValue) goal make \(header.length + count)")
+        }
         let storage = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             while initialized < count {
                 let read = pread(descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(header.length + initialized))

@@ -69,6 +69,11 @@ public struct TilePatternDatabase: Sendable {
         try self.init(goal: goal, partition: partition, groups: Self.groups(partition, goal: goal), storage: storage)
     }
 
+    /// The bytes of a partition's tables (without the file's header line).
+    public static func storageBytes(_ partition: Partition, goal: TileGoal) -> Int {
+        groups(partition, goal: goal).reduce(0) { $0 + partition.entries(tiles: $1.count) }
+    }
+
     /// Tables for other groups than the partition's, indexed as its are (the tests' small ranked
     /// tables).
     init(goal: TileGoal, partition: Partition, groups: [[UInt8]], storage: [UInt8]) throws(PuzzleInputError) {
