@@ -76,17 +76,13 @@ struct RankedPatternDatabaseTests {
     func rankedBound(goal: TileGoal) {
         let database = Self.noise(goal: goal)
         var generator = SplitMix64(seed: 5)
-        let geometry = TileGeometry(width: 4, height: 4)
         var sawTurnedLarger = false
         database.storage.withUnsafeBufferPointer { tables in
             var heuristic = RankedPatternDatabaseHeuristic(database: database, tables: tables.baseAddress!)
             var board = TilePatternDatabaseHeuristicTests.shuffled(&generator)
             _ = board.withUnsafeBufferPointer { heuristic.reset($0.baseAddress!) }
             for step in 0..<400 {
-                let blank = board.firstIndex(of: 0)!
-                let moves = geometry.moves[blank]
-                let from = moves[Int(generator.next() % UInt64(moves.count))].tile
-                let tile = board[from]
+                let (tile, from, blank) = TilePatternDatabaseHeuristicTests.randomSlide(board, &generator)
                 let saved = heuristic.saved
                 let before = board
                 board.swapAt(blank, from)

@@ -41,6 +41,16 @@ struct TilePatternDatabaseHeuristicTests {
         return result
     }
 
+    /// A slide picked at random: the tile that moves, its cell, and the blank's cell it moves to.
+    static func randomSlide(_ board: [UInt8], _ generator: inout SplitMix64) -> (tile: UInt8, from: Int, to: Int) {
+        let blank = board.firstIndex(of: 0)!
+        let moves = geometry.moves[blank]
+        let from = moves[Int(generator.next() % UInt64(moves.count))].tile
+        return (board[from], from, blank)
+    }
+
+    static let geometry = TileGeometry(width: 4, height: 4)
+
     static func shuffled(_ generator: inout SplitMix64) -> [UInt8] {
         var board = (0..<16).map(UInt8.init)
         for index in stride(from: 15, to: 0, by: -1) { board.swapAt(index, Int(generator.next() % UInt64(index + 1))) }
@@ -72,17 +82,13 @@ struct TilePatternDatabaseHeuristicTests {
     func slidesAndUndos(goal: TileGoal) {
         let database = Self.noise(.sixSixThree, goal: goal)
         var generator = SplitMix64(seed: 8)
-        let geometry = TileGeometry(width: 4, height: 4)
         database.storage.withUnsafeBufferPointer { tables in
             var heuristic = PatternDatabaseHeuristic(database: database, tables: tables.baseAddress!)
             var fresh = heuristic
             var board = Self.shuffled(&generator)
             _ = board.withUnsafeBufferPointer { heuristic.reset($0.baseAddress!) }
             for step in 0..<500 {
-                let blank = board.firstIndex(of: 0)!
-                let moves = geometry.moves[blank]
-                let from = moves[Int(generator.next() % UInt64(moves.count))].tile
-                let tile = board[from]
+                let (tile, from, blank) = Self.randomSlide(board, &generator)
                 let saved = heuristic.saved
                 let before = board
                 board.swapAt(blank, from)
