@@ -19,8 +19,7 @@ struct CompareCommand: ParsableCommand {
             batches always print the same interval; widened, when five or more pairs of worker \
             processes ran them, to a cluster-robust interval with Student's t over those pairs, \
             since each process's own speed moves all its times by several percent), and a verdict: slower or faster when the \
-            interval excludes no change and the estimate lies beyond --threshold, otherwise no \
-            change.
+            whole interval lies beyond --threshold, otherwise no change (as criterion decides).
 
             From one database, name both batches; from two, the first is the baseline's and the \
             second the new batch's (--baseline and --batch pick a batch in each; a database that \

@@ -45,4 +45,20 @@ import Testing
         #expect(all.pairs == 5 && all.verdict == .noChange)
         #expect(abs(try #require(all.ratio).ratio - 1.03) < 1e-9)
     }
+
+    @Test("a change counts only when its whole interval lies beyond the threshold, as criterion decides")
+    func verdictNeedsTheWholeInterval() {
+        func ratio(_ ratio: Double, _ low: Double, _ high: Double) -> PairedRatio {
+            var paired = PairedRatio(baseline: [1], other: [ratio])!
+            (paired.low, paired.high) = (low, high)
+            return paired
+        }
+        // Beyond the threshold, but the interval reaches back inside it: no change.
+        #expect(BatchComparison.verdict(ratio(1.07, 1.03, 1.11), threshold: 0.05) == .noChange)
+        #expect(BatchComparison.verdict(ratio(1 / 1.07, 1 / 1.11, 1 / 1.03), threshold: 0.05) == .noChange)
+        // The whole interval beyond it, on either side.
+        #expect(BatchComparison.verdict(ratio(1.2, 1.08, 1.33), threshold: 0.05) == .slower)
+        #expect(BatchComparison.verdict(ratio(0.8, 0.75, 0.9), threshold: 0.05) == .faster)
+        #expect(BatchComparison.verdict(nil, threshold: 0.05) == .noChange)
+    }
 }
