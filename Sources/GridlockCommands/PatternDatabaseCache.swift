@@ -51,8 +51,7 @@ enum PatternDatabaseCache {
     }
 
     /// The cached tables, checked to be the ones asked for (a file copied under another
-    /// goal's name would bound the distance to the wrong goal), read straight into their array:
-    /// 550 MiB a process for 7-8, where mapping the file and copying it out peaked at twice that.
+    /// goal's name would bound the distance to the wrong goal), then mapped (`mapped`).
     static func load(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> TilePatternDatabase {
         let path = file(goal: goal, partition: partition).path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -79,15 +78,24 @@ enum PatternDatabaseCache {
                 code: "bad-pattern-database",
                 message: "\(path) is \(Int(status.st_size)) bytes; the \(partition.rawValue) tables of the \(goal.rawValue) goal make \(header.length + count)")
         }
-        let storage = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < count {
-                let read = pread(descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(header.length + initialized))
-                if read < 0, errno == EINTR { continue }
-                guard read > 0 else { throw PuzzleInputError(code: "bad-pattern-database", message: "cannot read \(path): \(read < 0 ? String(cString: strerror(errno)) : "it ends early")") }
-                initialized += read
-            }
+        return try TilePatternDatabase(goal: goal, partition: partition, tables: try mapped(descriptor, path: path, skipping: header.length, count: count))
+    }
+
+    /// The file's tables as a read-only shared mapping, every page read in at once
+    /// (MAP_POPULATE): the pages are the file's page cache, so a batch's workers share one copy
+    /// (7-8's 550 MiB once, not once a worker, as reading the file into an array gave), and no
+    /// job's time or peak memory pays for faulting them in. The loader writes a new file under a
+    /// new name and renames it over the old one, so a mapped file never changes under a solve;
+    /// a file cut short by hand while mapped would end the process (SIGBUS).
+    static func mapped(_ descriptor: Int32, path: String, skipping header: Int, count: Int) throws -> PatternTableBytes {
+        let length = header + count
+        let flags = MAP_SHARED | Int32(MAP_POPULATE)
+        guard let mapping = mmap(nil, length, PROT_READ, flags, descriptor, 0), mapping != MAP_FAILED else {
+            throw PuzzleInputError(code: "bad-pattern-database", message: "cannot map \(path): \(String(cString: strerror(errno)))")
         }
-        return try TilePatternDatabase(goal: goal, partition: partition, storage: storage)
+        return PatternTableBytes(unsafeBase: UnsafeRawPointer(mapping + header), count: count) { base in
+            munmap(UnsafeMutableRawPointer(mutating: base - header), length)
+        }
     }
 
     /// Builds, saves and reports on standard error. A failed save only costs the next run a rebuild.

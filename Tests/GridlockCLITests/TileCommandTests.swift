@@ -28,6 +28,52 @@ struct TileCommandTests {
                 && lines.dropFirst(2).first?.hasPrefix("idastar-md,,") == true, "\(csv.stdout)")
     }
 
+    /// A cache folder holding 6-6-3 tables for the blank-last goal that are all zeros (a sparse
+    /// file: a bound of 0 is admissible, so solves stay exact, only slow), and the files given.
+    static func zeroTableCache(_ extra: [String: [UInt8]] = [:]) throws -> URL {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let tables = directory.appendingPathComponent("pdb-6-6-3-blank-last.bin")
+        let header = Array("GLPDB1 6-6-3 blank-last\n".utf8)
+        try Data(header).write(to: tables)
+        let handle = try FileHandle(forWritingTo: tables)
+        try handle.truncate(atOffset: UInt64(header.count + 33_558_528))
+        try handle.close()
+        for (name, bytes) in extra { try Data(bytes).write(to: directory.appendingPathComponent(name)) }
+        return directory
+    }
+
+    @Test("cached tables are mapped from their file, so a batch's workers share one copy, not read into each")
+    func cachedTablesAreMapped() throws {
+        let cache = try Self.zeroTableCache()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        // 80 random moves from the goal: with all-zero bounds the search runs until stopped.
+        let solve = try GridlockBinary.start(
+            ["solve", "9 6 0 7 5 3 2 8 11 12 4 1 10 13 15 14", "--solver", "idastar-pdb", "--timeout", "60"],
+            environment: ["GRIDLOCK_CACHE": cache.path])
+        defer {
+            kill(solve.processIdentifier, SIGKILL)
+            solve.waitUntilExit()
+        }
+        let tables = cache.appendingPathComponent("pdb-6-6-3-blank-last.bin").path
+        var mapped = false
+        for _ in 0..<200 where !mapped && solve.isRunning {
+            let maps = (try? String(contentsOfFile: "/proc/\(solve.processIdentifier)/maps", encoding: .utf8)) ?? ""
+            mapped = maps.split(separator: "\n").contains { $0.hasSuffix(tables) && $0.split(separator: " ")[1].hasPrefix("r--s") }
+            if !mapped { usleep(50_000) }
+        }
+        #expect(mapped, "the tables' file is not mapped shared and read-only by the solving process")
+    }
+
+    @Test("a 7-8 file of the wrong size is refused with its size, and the solve goes on with the 6-6-3 tables")
+    func wrongSizedTablesFallBack() throws {
+        let cache = try Self.zeroTableCache(["pdb-7-8-blank-last.bin": Array("GLPDB1 7-8 blank-last\n0123".utf8)])
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let solve = try GridlockBinary.run(
+            ["solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "--solver", "idastar-pdb"], environment: ["GRIDLOCK_CACHE": cache.path])
+        #expect(solve.status == 0 && solve.stdout.contains("solved in 1 move"), "\(solve.stdout)\(solve.stderr)")
+        #expect(solve.stderr.contains("is 26 bytes") && solve.stderr.contains("using the 6-6-3 tables"), "\(solve.stderr)")
+    }
+
     @Test("a line of numbers is a tile board; JSON has the shared keys and the iterations' bounds")
     func solveJSON() throws {
         let output = try GridlockBinary.run(["solve", "8 6 7 2 5 4 3 0 1", "--format", "json"])

@@ -52,7 +52,7 @@ public struct TilePatternDatabase: Sendable {
     /// Each group's tiles, in index order.
     public let groups: [[UInt8]]
     /// Every group's table, one after another.
-    let storage: [UInt8]
+    let storage: PatternTableBytes
     let offsets: [Int]
 
     public var byteCount: Int { storage.count }
@@ -66,7 +66,12 @@ public struct TilePatternDatabase: Sendable {
     }
 
     public init(goal: TileGoal, partition: Partition, storage: [UInt8]) throws(PuzzleInputError) {
-        try self.init(goal: goal, partition: partition, groups: Self.groups(partition, goal: goal), storage: storage)
+        try self.init(goal: goal, partition: partition, tables: PatternTableBytes(storage))
+    }
+
+    /// Tables made elsewhere: a mapping of the cache file, shared with every process that maps it.
+    public init(goal: TileGoal, partition: Partition, tables: PatternTableBytes) throws(PuzzleInputError) {
+        try self.init(goal: goal, partition: partition, groups: Self.groups(partition, goal: goal), storage: tables)
     }
 
     /// The bytes of a partition's tables (without the file's header line).
@@ -77,6 +82,10 @@ public struct TilePatternDatabase: Sendable {
     /// Tables for other groups than the partition's, indexed as its are (the tests' small ranked
     /// tables).
     init(goal: TileGoal, partition: Partition, groups: [[UInt8]], storage: [UInt8]) throws(PuzzleInputError) {
+        try self.init(goal: goal, partition: partition, groups: groups, storage: PatternTableBytes(storage))
+    }
+
+    init(goal: TileGoal, partition: Partition, groups: [[UInt8]], storage: PatternTableBytes) throws(PuzzleInputError) {
         self.goal = goal
         self.partition = partition
         self.groups = groups
@@ -162,7 +171,7 @@ public struct TilePatternDatabase: Sendable {
 
     /// The file form: the partition, the goal, then the tables.
     public var serialized: [UInt8] {
-        Array("GLPDB1 \(partition.rawValue) \(goal.rawValue)\n".utf8) + storage
+        Array("GLPDB1 \(partition.rawValue) \(goal.rawValue)\n".utf8) + storage.withUnsafeBufferPointer(Array.init)
     }
 
     public init(serialized bytes: [UInt8]) throws(PuzzleInputError) {
