@@ -287,10 +287,16 @@ public struct BatchReport: Sendable {
         return rows(hosts, by: "host") + rows(workers, by: "worker")
     }
 
+    /// A rate grouped like the counts beside it (717,556); past what an Int holds exactly, as
+    /// a float (1e+20).
+    static func rate(_ value: Double) -> String {
+        value.isFinite && abs(value) < 1e15 ? Int(value.rounded()).grouped : value.formatted(decimals: 0)
+    }
+
     /// Jobs and jobs per second of solving time, per host and per worker.
     public var throughputRows: [[String]] {
         throughput.map { row in
-            [row.by, row.name, row.jobs.grouped, row.busySeconds.milliseconds, row.jobsPerBusySecond.map { $0.formatted(decimals: 0) } ?? "-"]
+            [row.by, row.name, row.jobs.grouped, row.busySeconds.milliseconds, row.jobsPerBusySecond.map(Self.rate) ?? "-"]
         }
     }
 }

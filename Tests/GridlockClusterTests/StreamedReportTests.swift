@@ -56,6 +56,8 @@ import GridlockWire
         let ratio = report.rows.first { $0[1] == "bidirectional" && $0[2] == "all" }?.last
         #expect(ratio == "1e+20x", "\(String(describing: ratio))")
         #expect(report.throughputRows.contains { $0[1] == "h-bfs" && $0[4] == "1e+20" })
+        // A rate an Int holds is grouped like the job counts beside it.
+        #expect(BatchReport.rate(717_556.4) == "717,556" && BatchReport.rate(1) == "1")
         #expect(1e20.formatted(decimals: 2) == "1e+20" && 12.345.formatted(decimals: 2) == "12.35" && (-0.5).formatted(decimals: 0) == "-1")
     }
 
