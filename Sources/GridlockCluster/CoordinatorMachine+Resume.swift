@@ -101,14 +101,14 @@ extension CoordinatorMachine {
     mutating func enqueue(_ item: ReadJob, now: ContinuousClock.Instant, _ actions: inout [Action]) {
         let id = item.job.id
         guard let reason = item.unreadable else {
-            tracked[id] = Tracked(job: item.job, state: .queued)
+            tracked[id] = Tracked(item, state: .queued)
             queued.append(id)
             return
         }
         var result = JobResult(answering: item.job, worker: configuration.identity, status: .invalid)
         result.error = reason
         result = signed(result)
-        tracked[id] = Tracked(job: item.job, state: .queued)
+        tracked[id] = Tracked(item, state: .queued)
         markReported(id, result, now: now)
         actions.append(.sendResults(.results([result])))
     }

@@ -94,18 +94,13 @@ public struct CoordinatorMachine {
         /// Attempts that count against the job: each dispatch, less those that were not its fault.
         var attempts = 0
 
-        init(job: Job, state: JobState) {
-            shared = SharedJob(job)
+        init(_ read: ReadJob, state: JobState) {
+            shared = read.shared
             self.state = state
         }
 
         /// The job as read; `attempt` is set on the copy each dispatch sends.
         var job: Job { shared.job }
-    }
-
-    final class SharedJob: Sendable {
-        let job: Job
-        init(_ job: Job) { self.job = job }
     }
 
     struct WorkerInfo {
