@@ -51,11 +51,11 @@ extension CoordinatorMachine {
     /// Moves read jobs whose stored state is known on to the queue.
     mutating func verify(now: ContinuousClock.Instant, _ actions: inout [Action]) {
         while let item = unverified.first {
-            let id = item.job.id
+            let id = item.id
             while let head = resume.page.first, head.job < id { _ = resume.page.popFirst() }
             if let head = resume.page.first, head.job == id {
                 _ = resume.page.popFirst()
-                if head.fingerprint == item.job.fingerprint {
+                if head.fingerprint == item.fingerprint {
                     progress.storedBefore += 1
                     progress.tally.add(head)
                     _ = unverified.popFirst()
@@ -99,7 +99,7 @@ extension CoordinatorMachine {
 
     /// A checked job: queued for a worker, or reported invalid at once when it could not be read.
     mutating func enqueue(_ item: ReadJob, now: ContinuousClock.Instant, _ actions: inout [Action]) {
-        let id = item.job.id
+        let id = item.id
         guard let reason = item.unreadable else {
             tracked[id] = Tracked(item, state: .queued)
             queued.append(id)

@@ -101,6 +101,8 @@ public struct CoordinatorMachine {
 
         /// The job as read; `attempt` is set on the copy each dispatch sends.
         var job: Job { shared.job }
+        /// Read through the reference: `job.fingerprint` would copy the whole job out first.
+        var fingerprint: JobFingerprint { shared.job.fingerprint }
     }
 
     struct WorkerInfo {
@@ -310,14 +312,17 @@ public struct CoordinatorMachine {
     /// A tracked job's state, read in place: copying its whole entry costs a retain per string,
     /// and the credit and heartbeat checks look up every job a worker holds.
     func state(of job: Int) -> JobState? {
-        tracked[job]?.state
+        // Through the values' index, which borrows the entry: `tracked[job]?.state` copied the
+        // entry out first, a retain and a release of its job.
+        guard let index = tracked.index(forKey: job) else { return nil }
+        return tracked.values[index].state
     }
 
     /// A job's acknowledgement from the sink: done if it answers the job as it is now.
     mutating func settle(_ stored: StoredJob) {
         // A queued job counts too: a result can be stored after its job was taken back (an
         // overrun that finished late); the queue skips jobs no longer tracked.
-        guard let index = tracked.index(forKey: stored.job), tracked.values[index].job.fingerprint == stored.fingerprint else {
+        guard let index = tracked.index(forKey: stored.job), tracked.values[index].fingerprint == stored.fingerprint else {
             // An acknowledgement of a job stored already (a duplicate result) or never handed out.
             progress.dropped.staleAcknowledgements += 1
             return

@@ -99,6 +99,10 @@ public struct ReadJob: Sendable {
         get { shared.job }
         set { shared = SharedJob(newValue) }
     }
+
+    // Read through the reference: `job.id` would copy the whole job out first.
+    var id: Int { shared.job.id }
+    var fingerprint: JobFingerprint { shared.job.fingerprint }
 }
 
 /// One job as read, shared by whoever holds it; never changed.
