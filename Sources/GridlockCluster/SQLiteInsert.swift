@@ -54,27 +54,47 @@ struct SQLiteInsert: ~Copyable {
         sqlite3_bind_double(statement, index, value)
     }
 
-    mutating func bind(_ value: String?) {
+    mutating func bind(_ value: Int) {
         index += 1
-        guard var value else {
+        sqlite3_bind_int64(statement, index, Int64(value))
+    }
+
+    mutating func bind(_ value: String?) {
+        guard let value else {
+            index += 1
             sqlite3_bind_null(statement, index)
             return
         }
-        let copy: UnsafeMutableRawBufferPointer = value.withUTF8 { bytes in
-            // At least a byte: an empty text still needs an address.
-            let count = max(1, bytes.count)
-            let target: UnsafeMutableRawBufferPointer
-            if used + count <= arena.count {
-                target = UnsafeMutableRawBufferPointer(rebasing: arena[used..<(used + count)])
-                used += count
-            } else {
-                target = .allocate(byteCount: count, alignment: 1)
-                oversized.append(target)
-            }
-            target.copyMemory(from: UnsafeRawBufferPointer(bytes))
-            return UnsafeMutableRawBufferPointer(rebasing: target[0..<bytes.count])
+        bind(value)
+    }
+
+    /// Text read in place from the caller's string (a native string's bytes are contiguous),
+    /// not from a copy of it.
+    mutating func bind(_ value: String) {
+        index += 1
+        var bound = value.utf8.withContiguousStorageIfAvailable { copyIntoRow(UnsafeRawBufferPointer($0)) }
+        if bound == nil {
+            var copy = value
+            bound = copy.withUTF8 { copyIntoRow(UnsafeRawBufferPointer($0)) }
         }
-        sqlite3_bind_text(statement, index, copy.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(copy.count), Self.inPlace)
+        sqlite3_bind_text(statement, index, bound!.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bound!.count), Self.inPlace)
+    }
+
+    /// `bytes` copied into the row's arena (or a buffer of their own), where they stay until
+    /// the row has run.
+    private mutating func copyIntoRow(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawBufferPointer {
+        // At least a byte: an empty text still needs an address.
+        let count = max(1, bytes.count)
+        let target: UnsafeMutableRawBufferPointer
+        if used + count <= arena.count {
+            target = UnsafeMutableRawBufferPointer(rebasing: arena[used..<(used + count)])
+            used += count
+        } else {
+            target = .allocate(byteCount: count, alignment: 1)
+            oversized.append(target)
+        }
+        target.copyMemory(from: bytes)
+        return UnsafeMutableRawBufferPointer(rebasing: target[0..<bytes.count])
     }
 
     /// Runs the row bound since the last call; returns how many rows it changed (0 when
