@@ -126,8 +126,13 @@ public struct SinkMachine {
             }
         }
         guard !results.isEmpty else { return actions }
-        if waiting.isEmpty { waitingSince = now }
-        waiting += results
+        if waiting.isEmpty {
+            waitingSince = now
+            // The frame's array itself: appending would copy every result, a retain per string.
+            waiting = results
+        } else {
+            waiting += results
+        }
         return actions + (waiting.count >= Self.storeGroup ? [storeWaiting()] : [])
     }
 

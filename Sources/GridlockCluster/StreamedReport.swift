@@ -75,7 +75,7 @@ extension JobSummary {
     /// The summary of the row a result makes (ResultColumn's values for these columns).
     /// A stored result as the tables read it; with what only the scores read (its batch and
     /// record, two more strings to retain a job) when they are kept.
-    init(_ result: JobResult, workerName: String, scored: Bool = true) {
+    init(_ result: borrowing JobResult, workerName: String, scored: Bool = true) {
         self.init(
             kind: result.kind, solver: result.solver, status: result.status, moves: result.moves, expectedMoves: result.expectedMoves,
             seconds: result.seconds, examined: result.examined, peakRSSBytes: result.peakRSSBytes, host: result.worker.host,

@@ -151,7 +151,7 @@ public struct StoredJob: Sendable, Hashable {
     }
 
     /// The row a result makes.
-    public init(storing result: JobResult) {
+    public init(storing result: borrowing JobResult) {
         self.init(job: result.job, fingerprint: result.fingerprint, status: result.status, wrong: result.isWrong)
     }
 }
@@ -217,7 +217,7 @@ public struct JobResult: Sendable, Hashable {
     }
 
     /// A result for `job` with the job's own fields: the one place a result takes them.
-    public init(answering job: Job, worker: WorkerIdentity, status: JobStatus) {
+    public init(answering job: borrowing Job, worker: WorkerIdentity, status: JobStatus) {
         self.init(batch: job.batch, job: job.id, attempt: job.attempt, worker: worker, status: status)
         kind = job.kind
         puzzle = job.puzzle
