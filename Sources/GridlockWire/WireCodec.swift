@@ -192,8 +192,20 @@ public struct WireReader: Sendable {
         guard remaining >= length else { throw .truncated }
         let slice = bytes[offset..<(offset + length)]
         offset += length
-        guard let string = String(validating: slice, as: UTF8.self) else { throw .malformed("UTF-8 string") }
+        guard let string = Self.validString(slice) else { throw .malformed("UTF-8 string") }
         return string
+    }
+
+    /// The bytes as a string if they are UTF-8. ASCII (nearly every puzzle, name and path) is
+    /// checked with a plain loop and decoded, which cannot repair anything in it; the rest goes
+    /// through `String(validating:)`, whose generic path looked up type metadata at run time
+    /// for every string of every frame.
+    static func validString(_ slice: ArraySlice<UInt8>) -> String? {
+        slice.withUnsafeBufferPointer { buffer in
+            var high: UInt8 = 0
+            for byte in buffer { high |= byte }
+            return high < 0x80 ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+        }
     }
 
     public mutating func optionalInt() throws(WireError) -> Int? {

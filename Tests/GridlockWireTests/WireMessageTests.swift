@@ -1,7 +1,7 @@
 // Every message survives a round trip, and no frame, however broken, does anything but fail
 // with a WireError.
 
-import GridlockWire
+@testable import GridlockWire
 import Testing
 
 @Suite("Gridlock wire protocol")
@@ -239,5 +239,15 @@ struct WireMessageTests {
         // The decoder recomputes it from the fields: a job cannot arrive with another's identity.
         let decoded = try? WireMessage.decode(WireMessage.jobs([same]).encoded())
         #expect(decoded == .jobs([same]))
+    }
+
+    @Test("a string reads back only if it is UTF-8: ASCII, multibyte text; never a stray, cut, overlong or surrogate byte")
+    func stringsMustBeUTF8() {
+        for text in ["", "ooAAoo", "grille-é", "🧩 puzzle", String(repeating: "x", count: 300)] {
+            #expect(WireReader.validString(ArraySlice(Array(text.utf8))) == text)
+        }
+        for bytes: [UInt8] in [[0xFF], [0x41, 0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0x41, 0x80, 0x41], [0xF4, 0x90, 0x80, 0x80]] {
+            #expect(WireReader.validString(ArraySlice(bytes)) == nil, "\(bytes)")
+        }
     }
 }
