@@ -132,11 +132,21 @@ public struct BatchComparison: Sendable {
 
     /// As criterion decides (its `compare_to_threshold`): a change counts when the whole
     /// interval lies beyond the noise threshold, on one side; anything else is no change.
+    /// (criterion's threshold is on the change, ±t; here it is on the ratio's log, so faster
+    /// means below 1 / (1 + t), as far below no change as slower is above it.)
     static func verdict(_ ratio: PairedRatio?, threshold: Double) -> Verdict {
         guard let ratio else { return .noChange }
         if ratio.low > 1 + threshold { return .slower }
         if ratio.high < 1 / (1 + threshold) { return .faster }
         return .noChange
+    }
+
+    /// `--fail-above`'s gate: slower by more than `limit` (a fraction), and the interval above
+    /// no change. Laxer than the verdict on purpose: a gate must not pass a regression only
+    /// because its interval is wide.
+    public static func failsGate(_ ratio: PairedRatio?, above limit: Double) -> Bool {
+        guard let ratio else { return false }
+        return ratio.low > 1 && ratio.ratio > 1 + limit
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -206,7 +206,9 @@ public struct SinkMachine {
 
     private mutating func storeWaiting() -> Action {
         defer {
-            waiting.removeAll(keepingCapacity: true)
+            // Not removeAll(keepingCapacity:): the buffer is the store action's now, so keeping
+            // capacity would allocate another, which the next frame's array replaces anyway.
+            waiting = []
             waitingSince = nil
         }
         return .store(waiting)

@@ -27,6 +27,11 @@ struct CompareCommand: ParsableCommand {
             workers recorded them), builds or revisions are compared anyway, with a warning: \
             their differences are in the figures.
 
+            --fail-above is a gate for CI, with a rule of its own: a group fails it when its \
+            interval excludes no change and its estimate is slower by more than the given \
+            percent, whether or not its whole interval clears --threshold (a regression \
+            measured with a wide interval still fails the gate).
+
             Exit status: 0 no regression above --fail-above (or no --fail-above); 1 some group \
             slower by more than --fail-above percent, or a database or batch cannot be read; \
             64 bad usage.
@@ -48,10 +53,10 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "The new batch (default: the database's only batch, or with one database, the one that is not --baseline).")
     var batch: String?
 
-    @Option(help: "Percent: a change counts only when its estimate lies beyond it (and its interval excludes no change).")
+    @Option(help: "Percent: a change counts only when its whole interval lies beyond it.")
     var threshold = 5.0
 
-    @Option(help: "Percent: exit 1 when some group is slower by more than this (for CI).")
+    @Option(help: "Percent: exit 1 when some group is slower by more than this, its interval above no change (for CI).")
     var failAbove: Double?
 
     @Option(help: "text or markdown, or csv, json or jsonl with plain numbers.")
@@ -97,7 +102,7 @@ struct CompareCommand: ParsableCommand {
         case .jsonl: print(tables.jsonLines)
         }
         if let failAbove {
-            let regressions = rows.filter { $0.verdict == .slower && ($0.ratio?.ratio ?? 1) > 1 + failAbove / 100 }
+            let regressions = rows.filter { BatchComparison.failsGate($0.ratio, above: failAbove / 100) }
             if !regressions.isEmpty {
                 let named = regressions.prefix(5).map { "\($0.solver) \($0.band) \(Self.describe($0.ratio!))" }.joined(separator: "; ")
                 throw CommandFailure("\(regressions.count) groups slower by more than \(failAbove.formatted(decimals: 1))%: \(named)")

@@ -147,6 +147,11 @@ struct PatternDatabaseBuildCommand: ParsableCommand {
             solve (and each new worker machine) from waiting. The cache directory is \
             $GRIDLOCK_CACHE, else $XDG_CACHE_HOME/gridlock, else ~/.cache/gridlock.
 
+            Solves map the cached files read-only, so every process on a machine shares one \
+            copy. A build writes a new file and renames it into place; replace a cached file \
+            only that way (copy it beside, then mv), never by writing over it: a process that \
+            has it mapped would read the new bytes, or die (SIGBUS) if the file got shorter.
+
             Example:
               gridlock pdb build --goal blank-first
             """

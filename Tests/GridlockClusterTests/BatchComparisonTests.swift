@@ -60,5 +60,11 @@ import Testing
         #expect(BatchComparison.verdict(ratio(1.2, 1.08, 1.33), threshold: 0.05) == .slower)
         #expect(BatchComparison.verdict(ratio(0.8, 0.75, 0.9), threshold: 0.05) == .faster)
         #expect(BatchComparison.verdict(nil, threshold: 0.05) == .noChange)
+        // --fail-above's gate: an 18% regression with a wide interval fails it, though its
+        // verdict is no change; one whose interval holds no change does not.
+        #expect(BatchComparison.verdict(ratio(1.18, 1.03, 1.36), threshold: 0.05) == .noChange)
+        #expect(BatchComparison.failsGate(ratio(1.18, 1.03, 1.36), above: 0.10))
+        #expect(!BatchComparison.failsGate(ratio(1.18, 0.97, 1.36), above: 0.10))
+        #expect(!BatchComparison.failsGate(ratio(1.07, 1.03, 1.11), above: 0.10))
     }
 }
