@@ -8,7 +8,19 @@ import GridlockBuildInfo
 public struct Gridlock: ParsableCommand {
     public init() {}
 
+    /// A blocked signal mask is inherited through fork and exec: a gridlock started by a parent
+    /// that blocks SIGTERM (a test runner's thread did) ignored `kill` and ran on to its own end,
+    /// and a role's handlers for a clean stop never ran. So SIGINT, SIGTERM and SIGHUP are
+    /// unblocked first, before any thread starts (threads inherit the mask too).
+    static func unblockStopSignals() {
+        var stop = sigset_t()
+        sigemptyset(&stop)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stop, signal) }
+        sigprocmask(SIG_UNBLOCK, &stop, nil)
+    }
+
     public static func main() {
+        unblockStopSignals()
         PatternDatabaseCache.installLoader()
         var command: any ParsableCommand
         do {

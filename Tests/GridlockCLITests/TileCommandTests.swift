@@ -51,7 +51,8 @@ struct TileCommandTests {
             ["solve", "9 6 0 7 5 3 2 8 11 12 4 1 10 13 15 14", "--solver", "idastar-pdb", "--timeout", "60"],
             environment: ["GRIDLOCK_CACHE": cache.path])
         defer {
-            kill(solve.processIdentifier, SIGKILL)
+            // Only while it runs: once reaped, its number may be another process's.
+            if solve.isRunning { kill(solve.processIdentifier, SIGKILL) }
             solve.waitUntilExit()
         }
         // /proc names the file by its real path: a temporary folder behind a symlink is resolved.
@@ -64,6 +65,34 @@ struct TileCommandTests {
         }
         #expect(mapped || !solve.isRunning, "the tables' file is not mapped shared and read-only by the solving process")
         #expect(solve.isRunning, "the solve ended before it was looked at (status \(solve.isRunning ? 0 : solve.terminationStatus))")
+    }
+
+    @Test("SIGTERM stops a solve even when the parent that started it blocks SIGTERM (the mask is inherited)")
+    func stopsOnSIGTERMWhateverTheInheritedMask() throws {
+        let cache = try Self.zeroTableCache()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        // Blocked in this thread while it starts the child, which inherits the mask.
+        var term = sigset_t(), previous = sigset_t()
+        sigemptyset(&term)
+        sigaddset(&term, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &term, &previous)
+        let solve: Process
+        do {
+            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+            solve = try GridlockBinary.start(
+                ["solve", "9 6 0 7 5 3 2 8 11 12 4 1 10 13 15 14", "--solver", "idastar-pdb", "--timeout", "60"],
+                environment: ["GRIDLOCK_CACHE": cache.path])
+        }
+        defer {
+            // Only while it runs: once reaped, its number may be another process's.
+            if solve.isRunning { kill(solve.processIdentifier, SIGKILL) }
+            solve.waitUntilExit()
+        }
+        usleep(300_000)
+        kill(solve.processIdentifier, SIGTERM)
+        for _ in 0..<100 where solve.isRunning { usleep(50_000) }
+        #expect(!solve.isRunning && solve.terminationReason == .uncaughtSignal && solve.terminationStatus == SIGTERM,
+                "still running 5 s after SIGTERM, or ended otherwise")
     }
 
     @Test("the cached tables read through their mapping bound exactly: idastar-pdb finds idastar-md's lengths with fewer nodes")
