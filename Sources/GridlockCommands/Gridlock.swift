@@ -8,10 +8,11 @@ import GridlockBuildInfo
 public struct Gridlock: ParsableCommand {
     public init() {}
 
-    /// A blocked signal mask is inherited through fork and exec: a gridlock started by a parent
-    /// that blocks SIGTERM (a test runner's thread did) ignored `kill` and ran on to its own end,
-    /// and a role's handlers for a clean stop never ran. So SIGINT, SIGTERM and SIGHUP are
-    /// unblocked first, before any thread starts (threads inherit the mask too).
+    /// A blocked signal mask is inherited through fork and exec: a `solve` started by a parent
+    /// that blocks SIGTERM (a test runner's thread did) ignored `kill` and ran on to its own end.
+    /// The roles unblocked their two signals already (TerminationSignals); every command now
+    /// unblocks SIGINT, SIGTERM and SIGHUP first, before any thread starts (threads inherit the
+    /// mask too).
     static func unblockStopSignals() {
         var stop = sigset_t()
         sigemptyset(&stop)
