@@ -53,10 +53,21 @@ enum PatternDatabaseCache {
     /// The cached tables, checked to be the ones asked for (a file copied under another
     /// goal's name would bound the distance to the wrong goal), then mapped (`mapped`).
     static func load(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> TilePatternDatabase {
+        let (descriptor, header, count) = try openChecked(goal: goal, partition: partition)
+        defer { close(descriptor) }
+        let path = file(goal: goal, partition: partition).path
+        return try TilePatternDatabase(goal: goal, partition: partition, tables: try mapped(descriptor, path: path, skipping: header, count: count))
+    }
+
+    /// The cached file of these tables, open, if it is what it should be: a regular file whose
+    /// header names this goal and partition, of exactly the header's and the tables' size.
+    /// The caller closes the descriptor.
+    static func openChecked(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> (descriptor: Int32, header: Int, count: Int) {
         let path = file(goal: goal, partition: partition).path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw PuzzleInputError(code: "bad-pattern-database", message: "cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
+        var handedOver = false
+        defer { if !handedOver { close(descriptor) } }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw PuzzleInputError(code: "bad-pattern-database", message: "cannot read \(path): \(String(cString: strerror(errno)))") }
         guard status.st_mode & S_IFMT == S_IFREG else {
@@ -70,15 +81,16 @@ enum PatternDatabaseCache {
                 code: "bad-pattern-database",
                 message: "\(path) holds the \(header.partition.rawValue) tables of the \(header.goal.rawValue) goal, not \(partition.rawValue) of \(goal.rawValue)")
         }
-        // Sized before anything is allocated: a file of another size (cut short, or a sparse
-        // file of terabytes) is refused, not read into memory.
+        // Sized before anything is mapped: a file of another size (cut short, or a sparse file
+        // of terabytes) is refused.
         let count = TilePatternDatabase.storageBytes(partition, goal: goal)
         guard Int(status.st_size) == header.length + count else {
             throw PuzzleInputError(
                 code: "bad-pattern-database",
                 message: "\(path) is \(Int(status.st_size)) bytes; the \(partition.rawValue) tables of the \(goal.rawValue) goal make \(header.length + count)")
         }
-        return try TilePatternDatabase(goal: goal, partition: partition, tables: try mapped(descriptor, path: path, skipping: header.length, count: count))
+        handedOver = true
+        return (descriptor, header.length, count)
     }
 
     /// The file's tables as a read-only shared mapping, every page read in at once
@@ -134,7 +146,7 @@ struct PatternDatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pdb",
         abstract: "Build the 15-puzzle pattern databases that idastar-pdb uses.",
-        subcommands: [PatternDatabaseBuildCommand.self]
+        subcommands: [PatternDatabaseBuildCommand.self, PatternDatabaseListCommand.self]
     )
 }
 
@@ -173,5 +185,56 @@ struct PatternDatabaseBuildCommand: ParsableCommand {
         let (database, seconds, saved) = PatternDatabaseCache.build(goal: goal, partition: TilePatternDatabase.Partition(rawValue: partition)!)
         print("\(partition) \(goal.rawValue): built in \(seconds.milliseconds), \(database.byteCount.bytes) (\(database.byteCount.grouped) bytes)\(saved.map { ", \($0.path)" } ?? ", not saved")")
         if saved == nil { throw ExitCode(1) }
+    }
+}
+
+struct PatternDatabaseListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Show the cached pattern databases, whether each can be read, and which idastar-pdb uses.",
+        discussion: """
+            The cache folder, then a line per goal and partition: its file's size and its state. "in use" is \
+            what idastar-pdb reads for that goal (7-8 where it is built and readable, else \
+            6-6-3); "refused" cannot be used, and the lines below the table say why (cut \
+            short, another goal's, not a regular file); "not built" has no file, and "built on \
+            first use" is the 6-6-3 a solve will build. Run it on each machine of a cluster to \
+            see what its workers will solve with.
+
+            Exit status: 0, whatever the cache holds.
+
+            Example:
+              gridlock pdb list
+            """
+    )
+
+    func run() throws {
+        print("cache: \(PatternDatabaseCache.directory.path)")
+        var rows: [[String]] = []
+        var refusals: [String] = []
+        for goal in [TileGoal.blankLast, .blankFirst] {
+            var inUse = false
+            for partition in [TilePatternDatabase.Partition.sevenEight, .sixSixThree, .fiveFiveFive] {
+                let path = PatternDatabaseCache.file(goal: goal, partition: partition).path
+                let state: String
+                if !FileManager.default.fileExists(atPath: path) {
+                    state = partition == .sixSixThree && !inUse ? "built on first use" : "not built"
+                    if partition == .sixSixThree { inUse = true }
+                } else {
+                    do {
+                        close(try PatternDatabaseCache.openChecked(goal: goal, partition: partition).descriptor)
+                        // The loader reads 7-8, else 6-6-3; it never reads 5-5-5.
+                        state = !inUse && partition != .fiveFiveFive ? "in use" : "readable"
+                        if partition != .fiveFiveFive { inUse = true }
+                    } catch {
+                        state = "refused"
+                        refusals.append("\(goal.rawValue) \(partition.rawValue): \(error)")
+                    }
+                }
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap { $0 }
+                rows.append([goal.rawValue, partition.rawValue, size.map { $0.bytes } ?? "-", state])
+            }
+        }
+        print(TextTable.aligned(header: ["goal", "partition", "size", "state"], rows: rows))
+        for refusal in refusals { print("refused, \(refusal)") }
     }
 }

@@ -121,6 +121,12 @@ struct TileCommandTests {
             ["solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "--solver", "idastar-pdb"], environment: ["GRIDLOCK_CACHE": cache.path])
         #expect(solve.status == 0 && solve.stdout.contains("solved in 1 move"), "\(solve.stdout)\(solve.stderr)")
         #expect(solve.stderr.contains("is 26 bytes") && solve.stderr.contains("using the 6-6-3 tables"), "\(solve.stderr)")
+        // `pdb list` says the same: the 7-8 file refused and why, the 6-6-3 tables in use.
+        let list = try GridlockBinary.run(["pdb", "list"], environment: ["GRIDLOCK_CACHE": cache.path])
+        let lines = list.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(list.status == 0 && lines.contains("blank-last 7-8 26 B refused") && lines.contains("blank-last 6-6-3 32 MiB in use")
+                && lines.contains("blank-first 6-6-3 - built on first use"), "\(list.stdout)")
+        #expect(lines.contains { $0.hasPrefix("refused, blank-last 7-8:") && $0.contains("is 26 bytes") }, "\(list.stdout)")
     }
 
     @Test("a line of numbers is a tile board; JSON has the shared keys and the iterations' bounds")
