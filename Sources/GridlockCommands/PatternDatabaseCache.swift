@@ -197,7 +197,7 @@ struct PatternDatabaseListCommand: ParsableCommand {
             what idastar-pdb reads for that goal (7-8 where it is built and readable, else \
             6-6-3); "refused" cannot be used, and the lines below the table say why (cut \
             short, another goal's, not a regular file); "not built" has no file, and "built on \
-            first use" is the 6-6-3 a solve will build. Run it on each machine of a cluster to \
+            first use" (or "refused, rebuilt on use") is the 6-6-3 a solve will build. Run it on each machine of a cluster to \
             see what its workers will solve with.
 
             Exit status: 0, whatever the cache holds.
@@ -226,12 +226,16 @@ struct PatternDatabaseListCommand: ParsableCommand {
                         state = !inUse && partition != .fiveFiveFive ? "in use" : "readable"
                         if partition != .fiveFiveFive { inUse = true }
                     } catch {
-                        state = "refused"
+                        // A 6-6-3 file that cannot be read is built again, in memory, by a solve.
+                        state = partition == .sixSixThree && !inUse ? "refused, rebuilt on use" : "refused"
+                        if partition == .sixSixThree { inUse = true }
                         refusals.append("\(goal.rawValue) \(partition.rawValue): \(error)")
                     }
                 }
-                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap { $0 }
-                rows.append([goal.rawValue, partition.rawValue, size.map { $0.bytes } ?? "-", state])
+                // The size of what the loader would read: through a symlink, and only of a file.
+                var status = stat()
+                let size = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size).bytes : "-"
+                rows.append([goal.rawValue, partition.rawValue, size, state])
             }
         }
         print(TextTable.aligned(header: ["goal", "partition", "size", "state"], rows: rows))

@@ -127,6 +127,14 @@ struct TileCommandTests {
         #expect(list.status == 0 && lines.contains("blank-last 7-8 26 B refused") && lines.contains("blank-last 6-6-3 32 MiB in use")
                 && lines.contains("blank-first 6-6-3 - built on first use"), "\(list.stdout)")
         #expect(lines.contains { $0.hasPrefix("refused, blank-last 7-8:") && $0.contains("is 26 bytes") }, "\(list.stdout)")
+        // A file under another goal's name, through a symlink: its size is the file's, and the
+        // 6-6-3 tables it stands for are refused, so a solve builds them again.
+        try FileManager.default.createSymbolicLink(
+            atPath: cache.appendingPathComponent("pdb-6-6-3-blank-first.bin").path,
+            withDestinationPath: cache.appendingPathComponent("pdb-6-6-3-blank-last.bin").path)
+        let linked = try GridlockBinary.run(["pdb", "list"], environment: ["GRIDLOCK_CACHE": cache.path]).stdout
+        #expect(linked.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+            .contains("blank-first 6-6-3 32 MiB refused, rebuilt on use"), "\(linked)")
     }
 
     @Test("a line of numbers is a tile board; JSON has the shared keys and the iterations' bounds")
