@@ -5,8 +5,8 @@
 // speeds differ by several percent. A change counts only when its whole interval lies beyond the
 // noise threshold: otherwise it is "no change", as criterion says "change within noise
 // threshold". (The rule was once laxer: an interval that only excluded 1, with the estimate
-// beyond the threshold. Two runs of one build on a 2-vCPU machine then differed by 5-9% in one
-// group in seven or so, with intervals reaching back inside the threshold.)
+// beyond the threshold. Under it, two runs of one build on a 2-vCPU machine were now and then
+// called 5-9% apart in a few groups; docs/benchmarks.md has the runs under both rules.)
 //
 // Memory: the baseline's times by a 64-bit hash of (kind, solver, puzzle) and their band, about
 // 40 bytes a job, then the new batch streams past.
