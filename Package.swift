@@ -4,6 +4,14 @@
 // a pure core that solves puzzles, and one thin executable that parses flags and prints.
 import PackageDescription
 
+// GridlockX86V4 is compiled for x86-64-v4 (AVX-512) and runs only where the CPU has it
+// (CPUFeatures.runsX86V4); on other architectures it builds plainly and stays off.
+#if arch(x86_64)
+let x86V4Settings: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-march=x86-64-v4"])]
+#else
+let x86V4Settings: [SwiftSetting] = []
+#endif
+
 let package = Package(
     name: "Gridlock",
     platforms: [.macOS(.v13)],
@@ -21,7 +29,9 @@ let package = Package(
     targets: [
         // Puzzle models, move generation, search and statistics. No sockets, no files, no clocks
         // except the ones a caller passes in.
-        .target(name: "GridlockCore", dependencies: ["GridlockKinds"]),
+        .target(name: "GridlockCore", dependencies: ["GridlockKinds", "CCPUFeatures"]),
+        // The CPU's features (CPUID, which Swift cannot ask): may the x86-64-v4 code run here?
+        .target(name: "CCPUFeatures"),
         // The kinds of puzzle and of job outcome, as types the core, the wire and the store share.
         .target(name: "GridlockKinds"),
         // The revision the binary was built from, compiled in by BuildInfoPlugin (git at build
@@ -74,6 +84,9 @@ let package = Package(
         // prctl(2), which Swift cannot call (it is variadic): a supervised worker dies with its
         // supervisor; and the fork-to-exec of an outside solver, which must be plain C.
         .target(name: "CProcessControl"),
+        // The solvers' wide paths: the core's searches specialized with SIMD tables, compiled
+        // for x86-64-v4, installed at start (GridlockCommands' SolverPaths) where the CPU runs them.
+        .target(name: "GridlockX86V4", dependencies: ["GridlockCore"], swiftSettings: x86V4Settings),
         // Coordinator, worker, sink and the results database.
         .target(
             name: "GridlockCluster",
@@ -100,7 +113,7 @@ let package = Package(
             name: "GridlockCommands",
             dependencies: [
                 "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo", "GridlockObservability",
-                "GridlockDrawing", "PNGFile", "GridlockHTMLReport", "GridlockScan", "ImageFile",
+                "GridlockDrawing", "PNGFile", "GridlockHTMLReport", "GridlockScan", "ImageFile", "GridlockX86V4",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockCoreTests",
-            dependencies: ["GridlockCore"]
+            dependencies: ["GridlockCore", "GridlockX86V4"]
         ),
         .testTarget(
             name: "GridlockDrawingTests",

@@ -23,6 +23,7 @@ public struct Gridlock: ParsableCommand {
     public static func main() {
         unblockStopSignals()
         PatternDatabaseCache.installLoader()
+        SolverPaths.install(environment: ProcessInfo.processInfo.environment)
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -90,7 +91,7 @@ public struct Gridlock: ParsableCommand {
               64  bad usage: an unknown flag, a value out of range
               130, 143  batch, coordinator: stopped by SIGINT or SIGTERM before the end
             """,
-        version: BuildInfo.versionLine,
+        version: BuildInfo.versionLine + "\n" + SolverPaths.description(environment: ProcessInfo.processInfo.environment),
         subcommands: [
             SolveCommand.self, RenderCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
             AnalyzeCommand.self, CheckCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,

@@ -1,7 +1,8 @@
 // The build's provenance is compiled in: a copy of the binary outside the repository, with no
-// git to run, still names the commit it was built from.
+// git to run, still names the commit it was built from; and it says which solver paths run.
 
 import Foundation
+import GridlockCore
 import Testing
 
 @Suite("Build provenance")
@@ -20,5 +21,17 @@ struct BuildInfoTests {
         #expect(head.count == 40)
         #expect(line.contains(head), "\(line)")
         #expect(line.contains("build"), "\(line)")
+    }
+
+    @Test("--version says which solver paths run here, and GRIDLOCK_PORTABLE=1 turns the x86-64-v4 one off")
+    func solverPaths() throws {
+        let plain = try GridlockBinary.runTool(GridlockBinary.url.path, ["--version"], environment: [:])
+        let portable = try GridlockBinary.runTool(GridlockBinary.url.path, ["--version"], environment: ["GRIDLOCK_PORTABLE": "1"])
+        #expect(portable.contains("solver paths: portable (GRIDLOCK_PORTABLE=1)"), "\(portable)")
+        if CPUFeatures.runsX86V4 {
+            #expect(plain.contains("solver paths: x86-64-v4 (bfs), portable (the rest)"), "\(plain)")
+        } else {
+            #expect(plain.contains("solver paths: portable (this CPU has no x86-64-v4)"), "\(plain)")
+        }
     }
 }

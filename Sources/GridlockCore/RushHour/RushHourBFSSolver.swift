@@ -16,6 +16,14 @@
 // provably lead to stored states or to a state another parent hands over (the entering
 // block's own, and those that commute with its slide: `forEachSuccessor`) are counted as
 // examined but never looked up.
+//
+// The window is a type parameter so that the same search runs on two tables: StateTable, on
+// every CPU, and a bucket table probed with one SIMD compare, compiled for x86-64-v4 in
+// GridlockX86V4 (see its header), installed as `wideSearch` where the CPU has it (SolverPaths).
+// The search is `@inlinable` for that: the wide module specializes it with its own table, and
+// so compiles it, loop and all, for its own instructions.
+
+import Synchronization
 
 public struct RushHourBFSSolver: PuzzleSolver {
     public var name: String { "bfs" }
@@ -23,8 +31,31 @@ public struct RushHourBFSSolver: PuzzleSolver {
     public init() {}
 
     public func solve(_ puzzle: RushHourPuzzle, options: SolveOptions) -> SolveResult {
+        if let wide = Self.wideSearch.withLock({ $0 }) { return wide.search(puzzle, options) }
+        return search(puzzle, options: options, window: StateTable.self)
+    }
+
+    /// The search specialized for a wider CPU, when one is installed (GridlockX86V4).
+    public static let wideSearch = Mutex<WideSearchKernel?>(nil)
+
+    /// A search compiled for other instructions. A struct, not a bare closure: a closure kept in
+    /// the Mutex came back from each `withLock` wrapped in one more reabstraction thunk, and
+    /// 9,000 solves later the chain of thunks overflowed the stack.
+    public struct WideSearchKernel: Sendable {
+        public let search: @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult
+
+        public init(search: @escaping @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult) {
+            self.search = search
+        }
+    }
+
+    /// The search, its window of recent levels kept in a `Window`.
+    @inlinable
+    public func search<Window: BFSWindow & ~Copyable>(
+        _ puzzle: RushHourPuzzle, options: SolveOptions, window: Window.Type
+    ) -> SolveResult {
         let geometry = RushHourGeometry(puzzle)
-        var search = BFSVisitor(geometry: geometry, stopAtGoal: !options.exploreWholeCluster)
+        var search = BFSVisitor<Window>(geometry: geometry, stopAtGoal: !options.exploreWholeCluster)
         var statistics = SearchStatistics()
         search.entries.append(RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag))
         _ = search.window.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
@@ -90,8 +121,9 @@ public struct RushHourBFSSolver: PuzzleSolver {
         return finish(.solved, path: path, search: search, statistics: atGoal, explored: explored)
     }
 
-    private func finish(
-        _ status: SolveStatus, path: [SolutionMove], search: borrowing BFSVisitor, statistics: SearchStatistics,
+    @inlinable
+    func finish<Window: BFSWindow & ~Copyable>(
+        _ status: SolveStatus, path: [SolutionMove], search: borrowing BFSVisitor<Window>, statistics: SearchStatistics,
         explored: Bool
     ) -> SolveResult {
         SolveResult(
@@ -99,7 +131,10 @@ public struct RushHourBFSSolver: PuzzleSolver {
             statistics: finalized(statistics, search))
     }
 
-    private func finalized(_ statistics: SearchStatistics, _ search: borrowing BFSVisitor) -> SearchStatistics {
+    @inlinable
+    func finalized<Window: BFSWindow & ~Copyable>(
+        _ statistics: SearchStatistics, _ search: borrowing BFSVisitor<Window>
+    ) -> SearchStatistics {
         var statistics = statistics
         statistics.statesStored = search.entries.count
         statistics.memoryBytes = search.entries.capacity * 8 + max(search.peakWindowBytes, search.window.memoryBytes)
@@ -109,27 +144,29 @@ public struct RushHourBFSSolver: PuzzleSolver {
 
 /// The BFS's visitor: looks each successor up in the window of recent levels, appends the new
 /// ones to the entry array, counts, and spots the goal as it is generated.
-struct BFSVisitor: SuccessorVisitor, ~Copyable {
+@usableFromInline
+struct BFSVisitor<Window: BFSWindow & ~Copyable>: SuccessorVisitor, ~Copyable {
     /// Every state generated, as table entries (key and tag), level after level.
-    var entries: [UInt64] = []
+    @usableFromInline var entries: [UInt64] = []
     /// Where each level starts in `entries`, the level being generated included.
-    var levelStarts: [Int] = [0]
+    @usableFromInline var levelStarts: [Int] = [0]
     /// The states of the level being expanded, the one before and the one being generated.
     /// 2 KiB to start, like the entry array: most database clusters are a few thousand states,
     /// and 8 KiB each made the smallest solves average 17 bytes a state (15.4 now, as fast).
-    var window = StateTable(initialSlots: 256)
+    @usableFromInline var window = Window(initialSlots: 256)
     /// The most bytes the window held.
-    var peakWindowBytes = 0
-    var examined = 0
-    var enqueued = 0
+    @usableFromInline var peakWindowBytes = 0
+    @usableFromInline var examined = 0
+    @usableFromInline var enqueued = 0
     /// Where the first goal generated is in `entries`.
-    var goalIndex: Int?
-    let prisoner: Int
-    let goalPosition: Int
-    let stopAtGoal: Bool
+    @usableFromInline var goalIndex: Int?
+    @usableFromInline let prisoner: Int
+    @usableFromInline let goalPosition: Int
+    @usableFromInline let stopAtGoal: Bool
     /// How the state being expanded was first reached.
-    var entering = EnteringSlide.none
+    @usableFromInline var entering = EnteringSlide.none
 
+    @inlinable
     init(geometry: RushHourGeometry, stopAtGoal: Bool) {
         prisoner = geometry.prisoner
         goalPosition = geometry.goalPosition
@@ -137,17 +174,17 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
     }
 
     /// Notes how the state about to be expanded was reached.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func comingFrom(_ tag: UInt8) {
         entering = EnteringSlide(tag: tag)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func skipKnown(_ count: Int) {
         examined &+= count
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
         examined &+= 1
         let tag = RushHourGeometry.tag(block: block, from: from)
@@ -164,12 +201,14 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
 
     /// The bytes the entry array (grown by a quarter at a time: `growFrontier`) and the window
     /// hold once `adding` more states are stored.
+    @inlinable
     func bytesHeld(afterAdding adding: Int) -> Int {
         entries.bytesHeld(afterAdding: adding, growth: 1.25) + window.bytesHeld(afterAdding: adding)
     }
 
     /// Once a level is expanded, keeps in the window only the states from `start` on: that
     /// level and the one just generated, the only ones the next level's successors can meet.
+    @inlinable
     mutating func slideWindow(keepingFrom start: Int) {
         peakWindowBytes = max(peakWindowBytes, window.memoryBytes)
         window.removeAll(reservingFor: entries.count - start)
@@ -181,6 +220,7 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
 
     /// The moves from the start to the entry at `index`, first move first: each tag names the
     /// slide back to the parent, which is found by a scan of the level before.
+    @usableFromInline
     func path(to index: Int, geometry: RushHourGeometry, puzzle: RushHourPuzzle) -> [SolutionMove] {
         var moves: [SolutionMove] = []
         var level = levelStarts.lastIndex { $0 <= index }!
@@ -200,9 +240,14 @@ struct BFSVisitor: SuccessorVisitor, ~Copyable {
 
 /// Which level the search is generating, so counts made in registers land in the right row of
 /// the per-level statistics when the level is complete.
+@usableFromInline
 struct LevelCounters {
-    var level = 1
+    @usableFromInline var level = 1
 
+    @inlinable
+    init() {}
+
+    @inlinable
     mutating func flush(examined: inout Int, enqueued: inout Int, into statistics: inout SearchStatistics) {
         guard examined > 0 || enqueued > 0 else { return }
         statistics.countExamined(atLevel: level, examined)
@@ -221,7 +266,7 @@ extension Array where Element == UInt64 {
     /// doubling: doubling left up to half of it unused, and memory per state is a target.
     /// Appends stay amortized O(1); the extra copies are one per state and a quarter, against
     /// the hash work.
-    @inline(never)
+    @usableFromInline @inline(never)
     mutating func growFrontier() {
         reserveCapacity(Swift.max(256, capacity + capacity / 4))
     }

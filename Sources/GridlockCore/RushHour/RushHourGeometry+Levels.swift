@@ -8,7 +8,7 @@ extension RushHourGeometry {
     /// `entries[levelStarts[i]..<levelStarts[i + 1]]`, each entry a key and its tag. Nil when
     /// more than `limit` states are reachable.
     func levels(from roots: [UInt64], limit: Int) -> (entries: [UInt64], levelStarts: [Int])? {
-        var search = BFSVisitor(geometry: self, stopAtGoal: false)
+        var search = BFSVisitor<StateTable>(geometry: self, stopAtGoal: false)
         for root in roots where search.window.insert(root, tag: Self.rootTag) {
             search.entries.append(Self.entry(root, tag: Self.rootTag))
         }

@@ -16,14 +16,15 @@
 
 /// The slide that first reached the state being expanded: `block` came from position `from`.
 /// `none` for a search's roots, and for visitors that want every successor.
-struct EnteringSlide {
-    var block: Int
-    var from: Int
+@usableFromInline
+struct EnteringSlide: Sendable {
+    @usableFromInline var block: Int
+    @usableFromInline var from: Int
 
-    static let none = EnteringSlide(block: -1, from: 0)
+    @usableFromInline static let none = EnteringSlide(block: -1, from: 0)
 
     /// The slide a table entry's tag records.
-    @inline(__always)
+    @inlinable @inline(__always)
     init(tag: UInt8) {
         if tag == RushHourGeometry.rootTag {
             self = .none
@@ -32,6 +33,7 @@ struct EnteringSlide {
         }
     }
 
+    @inlinable
     init(block: Int, from: Int) {
         self.block = block
         self.from = from
@@ -39,6 +41,7 @@ struct EnteringSlide {
 }
 
 /// Receives the successors of a state.
+@usableFromInline
 protocol SuccessorVisitor: ~Copyable {
     /// How the state being expanded was first reached, for the skips `forEachSuccessor`
     /// explains; `.none` to be handed every successor.
@@ -50,19 +53,41 @@ protocol SuccessorVisitor: ~Copyable {
 }
 
 /// Every occupied cell of a state, as the board and as its transpose.
+@usableFromInline
 struct Occupancy {
-    var cells: UInt64
-    var transposed: UInt64
+    @usableFromInline var cells: UInt64
+    @usableFromInline var transposed: UInt64
+
+    @inlinable
+    init(cells: UInt64, transposed: UInt64) {
+        self.cells = cells
+        self.transposed = transposed
+    }
 }
 
 /// Unsafe views of a geometry's tables, valid inside `RushHourGeometry.withTables`.
+@usableFromInline
 struct RushHourTables {
-    let masks: UnsafeBufferPointer<UInt64>
-    let transposedMasks: UnsafeBufferPointer<UInt64>
-    let lines: UnsafeBufferPointer<BlockLine>
-    let spans: UnsafeBufferPointer<UInt64>
-    let walls: UInt64
-    let transposedWalls: UInt64
+    @usableFromInline let masks: UnsafeBufferPointer<UInt64>
+    @usableFromInline let transposedMasks: UnsafeBufferPointer<UInt64>
+    @usableFromInline let lines: UnsafeBufferPointer<BlockLine>
+    @usableFromInline let spans: UnsafeBufferPointer<UInt64>
+    @usableFromInline let walls: UInt64
+    @usableFromInline let transposedWalls: UInt64
+
+    @inlinable
+    init(
+        masks: UnsafeBufferPointer<UInt64>, transposedMasks: UnsafeBufferPointer<UInt64>,
+        lines: UnsafeBufferPointer<BlockLine>, spans: UnsafeBufferPointer<UInt64>, walls: UInt64,
+        transposedWalls: UInt64
+    ) {
+        self.masks = masks
+        self.transposedMasks = transposedMasks
+        self.lines = lines
+        self.spans = spans
+        self.walls = walls
+        self.transposedWalls = transposedWalls
+    }
 
     /// Calls the visitor for every state one slide away from `key`, in block order, each block's
     /// slides from the lowest position to the highest. Returns false if the visitor stopped it.
@@ -79,7 +104,7 @@ struct RushHourTables {
     ///   T is of level L and is expanded in this pass too, and hands S over unless it skips it
     ///   in turn by this rule, which takes a block numbered above K: the chain ends, so some
     ///   parent hands S over. The level's new states are the same; fewer lookups find them.
-    @inline(__always)
+    @inlinable @inline(__always)
     func forEachSuccessor<V: SuccessorVisitor & ~Copyable>(of key: UInt64, _ visitor: inout V) -> Bool {
         var occupied = walls
         var transposed = transposedWalls
@@ -131,8 +156,8 @@ struct RushHourTables {
     }
 
     /// The state with `block` slid from `position` to `target`, handed to the visitor.
-    @inline(__always)
-    private func visit<V: SuccessorVisitor & ~Copyable>(
+    @inlinable @inline(__always)
+    func visit<V: SuccessorVisitor & ~Copyable>(
         _ block: Int, from position: Int, to target: Int, _ key: UInt64, _ visitor: inout V
     ) -> Bool {
         let successor = RushHourGeometry.key(key, moving: block, from: position, to: target)
@@ -140,8 +165,8 @@ struct RushHourTables {
     }
 
     /// A block's position and the lowest and highest it can slide to, from the line's byte.
-    @inline(__always)
-    private func slides(of block: Int, in key: UInt64, _ board: Occupancy) -> (position: Int, lowest: Int, highest: Int) {
+    @inlinable @inline(__always)
+    func slides(of block: Int, in key: UInt64, _ board: Occupancy) -> (position: Int, lowest: Int, highest: Int) {
         let line = lines[block]
         let position = RushHourGeometry.position(of: block, in: key)
         let cells = line.isVertical ? board.transposed : board.cells
@@ -153,13 +178,14 @@ struct RushHourTables {
     }
 
     /// The cells a block covers at some position from `a` to `b`, in either order.
-    @inline(__always)
+    @inlinable @inline(__always)
     func span(_ block: Int, _ a: Int, _ b: Int) -> UInt64 {
         spans[(block &* RushHourGeometry.stride &+ min(a, b)) &* RushHourGeometry.stride &+ max(a, b)]
     }
 }
 
 extension RushHourGeometry {
+    @inlinable
     func withTables<R>(_ body: (RushHourTables) -> R) -> R {
         masks.withUnsafeBufferPointer { masks in
             transposedMasks.withUnsafeBufferPointer { transposedMasks in
@@ -176,25 +202,25 @@ extension RushHourGeometry {
 
     /// The tag a state's table entry carries: which block moved into it, and from where.
     /// `rootTag` marks a search's starting states.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func tag(block: Int, from position: Int) -> UInt8 {
         UInt8(truncatingIfNeeded: block << bitsPerBlock | position)
     }
 
-    static let rootTag: UInt8 = 0xFF
+    @usableFromInline static let rootTag: UInt8 = 0xFF
 
     /// A key and its tag in one word, laid out as in a StateTable slot.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func entry(_ key: UInt64, tag: UInt8) -> UInt64 {
         key | UInt64(tag) &<< UInt64(StateTable.keyBits)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func tag(of entry: UInt64) -> UInt8 {
         UInt8(truncatingIfNeeded: entry &>> UInt64(StateTable.keyBits))
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func untag(_ tag: UInt8) -> (block: Int, from: Int) {
         (Int(tag) >> bitsPerBlock, Int(tag) & Int(positionMask))
     }

@@ -16,29 +16,31 @@
 // (bit = column * 8 + row), so a vertical block's column is a byte too, and every slide is
 // worked out on one byte: see `RushHourGeometry+Successors.swift`.
 
+@usableFromInline
 struct RushHourGeometry: Sendable {
-    static let bitsPerBlock = 3
-    static let positionMask: UInt64 = 7
-    static let stride = 8
+    @usableFromInline static let bitsPerBlock = 3
+    @usableFromInline static let positionMask: UInt64 = 7
+    @usableFromInline static let stride = 8
 
     /// Indices into `puzzle.blocks` of the movable blocks, in key order.
     let movable: [Int]
     /// How many positions each movable block has along its line.
     let positionCount: [Int]
-    let masks: [UInt64]
-    let transposedMasks: [UInt64]
+    @usableFromInline let masks: [UInt64]
+    @usableFromInline let transposedMasks: [UInt64]
     /// `spans[(i * 8 + a) * 8 + b]`, a <= b: block i's cells at every position from a to b.
-    let spans: [UInt64]
-    let walls: UInt64
-    let transposedWalls: UInt64
+    @usableFromInline let spans: [UInt64]
+    @usableFromInline let walls: UInt64
+    @usableFromInline let transposedWalls: UInt64
     /// Where each movable block's line is, for the byte-wide slide computation.
-    let lines: [BlockLine]
+    @usableFromInline let lines: [BlockLine]
     /// The prisoner's index among the movable blocks.
-    let prisoner: Int
+    @usableFromInline let prisoner: Int
     /// The prisoner's position when it touches the chute's edge.
-    let goalPosition: Int
-    let startKey: UInt64
+    @usableFromInline let goalPosition: Int
+    @usableFromInline let startKey: UInt64
 
+    @usableFromInline
     init(_ puzzle: RushHourPuzzle) {
         var movable: [Int] = []
         var walls: UInt64 = 0
@@ -105,18 +107,19 @@ struct RushHourGeometry: Sendable {
         1 << UInt64(row * stride + column)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func position(of block: Int, in key: UInt64) -> Int {
         Int(truncatingIfNeeded: (key &>> UInt64(truncatingIfNeeded: block &* bitsPerBlock)) & positionMask)
     }
 
     /// `key` with movable block `block` moved from `old` to `new`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func key(_ key: UInt64, moving block: Int, from old: Int, to new: Int) -> UInt64 {
         let shift = UInt64(truncatingIfNeeded: block &* bitsPerBlock)
         return key &- (UInt64(truncatingIfNeeded: old) &<< shift) &+ (UInt64(truncatingIfNeeded: new) &<< shift)
     }
 
+    @inlinable
     func isGoal(_ key: UInt64) -> Bool {
         Self.position(of: prisoner, in: key) == goalPosition
     }
@@ -142,15 +145,16 @@ struct RushHourGeometry: Sendable {
 
 /// One movable block's line as a byte: which byte of which bitboard, and which bits of that
 /// byte (and the one above it) lie off the board and so always block.
+@usableFromInline
 struct BlockLine: Sendable {
     /// The line's byte: `board >> shift`, in the transposed board for vertical blocks.
-    var shift: UInt64
-    var isVertical: Bool
-    var length: Int
+    @usableFromInline var shift: UInt64
+    @usableFromInline var isVertical: Bool
+    @usableFromInline var length: Int
     /// The block's own cells at position 0 of its line.
-    var ownBits: UInt64
+    @usableFromInline var ownBits: UInt64
     /// Bits 8 and up, and the bits past the board's edge: walls at both ends of every line.
-    var edge: UInt64
+    @usableFromInline var edge: UInt64
 
     init(_ block: RushHourBlock, lineLength: Int) {
         isVertical = block.orientation == .vertical

@@ -1,0 +1,120 @@
+// The bfs window on x86-64-v4: StateTable's slots (key and tag, 8 bytes) in buckets of eight,
+// one 64-byte cache line each, each bucket looked at with one 512-bit load.
+//
+//   bucket: [ s0 | s1 | s2 | s3 | s4 | s5 | s6 | s7 ]   filled from s0 on; all ones: empty
+//   hit:    min over the 8 lanes of (slot ^ key) & keyMask == 0      (vpternlogq, vpminuq)
+//   insert: the first empty slot = the number of filled ones        (a sum of 8 lanes)
+//
+// A lookup reads one line and takes no branch per slot; StateTable's linear probing takes one
+// per slot it passes, at 1/3 to 4/5 full. A full bucket sends the key to the next. Slots are
+// never removed one by one, so the filled ones stay a prefix of their bucket.
+//
+// Written with Swift's SIMD8<UInt64>, and only the operations that compile to vector code:
+// `&`, `^`, `&-`, `|`, shifts, `min()` and `wrappedSum()`. Its `.==` compiled to a loop over
+// the lanes, through the stack, in Swift 6.3, so no comparison appears here. Built for a plain
+// x86-64, these same lines take four SSE2 registers a bucket and lose to linear probing; this
+// module is compiled for x86-64-v4 only (Package.swift), and runs only where the CPU has it.
+
+import GridlockCore
+
+public struct BucketStateTable: BFSWindow, ~Copyable {
+    private static let empty = UInt64.max
+    private static let slotsPerBucket = 8
+
+    private var slots: UnsafeMutablePointer<UInt64>
+    private var bucketCount: Int
+    private var growthThreshold: Int
+    public private(set) var count = 0
+
+    public init(initialSlots: Int) {
+        bucketCount = max(8, initialSlots / Self.slotsPerBucket)
+        growthThreshold = Self.threshold(bucketCount)
+        slots = Self.allocate(bucketCount)
+    }
+
+    deinit {
+        slots.deallocate()
+    }
+
+    /// Bucket-aligned slots, all empty.
+    private static func allocate(_ bucketCount: Int) -> UnsafeMutablePointer<UInt64> {
+        let count = bucketCount * slotsPerBucket
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: count * 8, alignment: 64)
+        let slots = raw.bindMemory(to: UInt64.self, capacity: count)
+        slots.initialize(repeating: empty, count: count)
+        return slots
+    }
+
+    public var memoryBytes: Int { bucketCount * Self.slotsPerBucket * 8 }
+
+    public func bytesHeld(afterAdding adding: Int) -> Int {
+        count + adding > growthThreshold ? memoryBytes + max(memoryBytes * 3 / 2, (count + adding) * 10) : memoryBytes
+    }
+
+    /// As StateTable's: `count` states fill a third of it, reused unless too small or over 4x.
+    public mutating func removeAll(reservingFor count: Int) {
+        let wanted = max(8, (count * 3 + Self.slotsPerBucket - 1) / Self.slotsPerBucket)
+        if wanted > bucketCount || bucketCount > 4 * wanted {
+            slots.deallocate()
+            bucketCount = wanted
+            slots = Self.allocate(bucketCount)
+        } else {
+            slots.update(repeating: Self.empty, count: bucketCount * Self.slotsPerBucket)
+        }
+        growthThreshold = Self.threshold(bucketCount)
+        self.count = 0
+    }
+
+    @inline(__always)
+    public mutating func insert(_ key: UInt64, tag: UInt8) -> Bool {
+        guard let slot = vacantSlot(for: key) else { return false }
+        slot.pointee = key | UInt64(tag) &<< UInt64(StateTable.keyBits)
+        count &+= 1
+        if count > growthThreshold { grow() }
+        return true
+    }
+
+    /// Where `key` goes, or nil when it is there already.
+    @inline(__always)
+    private func vacantSlot(for key: UInt64) -> UnsafeMutablePointer<UInt64>? {
+        let keys = SIMD8(repeating: key)
+        let keyMask = SIMD8(repeating: StateTable.keyMask)
+        var bucket = Self.bucket(key, bucketCount)
+        while true {
+            let first = slots + bucket &* Self.slotsPerBucket
+            let lanes = UnsafeRawPointer(first).load(as: SIMD8<UInt64>.self)
+            if ((lanes ^ keys) & keyMask).min() == 0 { return nil }
+            // A lane is filled when it is not all ones: its complement is then non-zero, and
+            // (x | -x) >> 63 is 1 exactly for non-zero x.
+            let complement = ~lanes
+            let filled = ((complement | (SIMD8(repeating: 0) &- complement)) &>> SIMD8(repeating: 63)).wrappedSum()
+            if filled < UInt64(Self.slotsPerBucket) { return first + Int(truncatingIfNeeded: filled) }
+            bucket &+= 1
+            if bucket == bucketCount { bucket = 0 }
+        }
+    }
+
+    private mutating func grow() {
+        let oldSlots = slots
+        let oldCount = bucketCount * Self.slotsPerBucket
+        bucketCount += bucketCount / 2
+        growthThreshold = Self.threshold(bucketCount)
+        slots = Self.allocate(bucketCount)
+        for old in 0..<oldCount where oldSlots[old] != Self.empty {
+            vacantSlot(for: oldSlots[old] & StateTable.keyMask)!.pointee = oldSlots[old]
+        }
+        oldSlots.deallocate()
+    }
+
+    /// At most 4/5 full, as StateTable.
+    private static func threshold(_ bucketCount: Int) -> Int {
+        bucketCount * slotsPerBucket / 5 * 4
+    }
+
+    /// The key's home bucket: StateTable's multiply and fastrange, over buckets.
+    @inline(__always)
+    private static func bucket(_ key: UInt64, _ bucketCount: Int) -> Int {
+        let hash = key &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: hash.multipliedFullWidth(by: UInt64(truncatingIfNeeded: bucketCount)).high)
+    }
+}

@@ -1,0 +1,71 @@
+// The bfs search compiled for x86-64-v4 (GridlockX86V4) against the portable one: the same
+// states, levels, counts and moves on every fixture, and its bucket table against a Set.
+// Skipped, and said so, on a CPU without x86-64-v4.
+
+import GridlockCore
+import GridlockX86V4
+import Testing
+
+@Suite("bfs on x86-64-v4", .enabled(if: CPUFeatures.runsX86V4, "this CPU lacks x86-64-v4"))
+struct RushHourWideSearchTests {
+    /// Everything but the bytes, which the two tables round differently.
+    static func counts(_ result: SolveResult) -> SearchStatistics {
+        var statistics = result.statistics
+        statistics.memoryBytes = 0
+        return statistics
+    }
+
+    static func expectSame(_ puzzle: RushHourPuzzle, _ options: SolveOptions) {
+        let portable = RushHourBFSSolver().search(puzzle, options: options, window: StateTable.self)
+        let wide = X86V4Searches.rushHourBFS(puzzle, options: options)
+        #expect(wide.status == portable.status, "\(puzzle.gridText())")
+        #expect(wide.cutoffReason == portable.cutoffReason, "\(puzzle.gridText())")
+        #expect(wide.solution == portable.solution, "\(puzzle.gridText())")
+        #expect(wide.cluster == portable.cluster, "\(puzzle.gridText())")
+        #expect(counts(wide) == counts(portable), "\(puzzle.gridText())")
+        if wide.status == .solved {
+            #expect(throws: Never.self) { try RushHourSolutionValidator.validate(wide.solution, for: puzzle) }
+        }
+    }
+
+    @Test("the same moves and counts as the portable search, on every fixture and the spread")
+    func sameAsPortable() {
+        for file in Fixtures.smallFiles + [Fixtures.spread] {
+            // Bounded, so that a table that lets repeats in cuts off instead of running on.
+            for puzzle in Fixtures.rushHour(file) { Self.expectSame(puzzle, SolveOptions(maxStates: 3_000_000)) }
+        }
+    }
+
+    @Test("the same whole clusters, and the same cut-offs")
+    func sameClustersAndCutoffs() throws {
+        for (index, puzzle) in Fixtures.rushHour(Fixtures.spread).enumerated() where index % 10 == 0 {
+            Self.expectSame(puzzle, SolveOptions(exploreWholeCluster: true))
+            Self.expectSame(puzzle, SolveOptions(maxStates: 300))
+        }
+        // 270,068 states: the window grows, and its buckets overflow into their neighbours.
+        let large = try RushHourPuzzle.parse("11 oGBBoKoGCCJKAAooJKFoHIooFoHIDDooooEE 270068")
+        Self.expectSame(large, SolveOptions(maxStates: 400_000, exploreWholeCluster: true))
+    }
+}
+
+@Suite("bucket table", .enabled(if: CPUFeatures.runsX86V4, "this CPU lacks x86-64-v4"))
+struct BucketStateTableTests {
+    @Test("insert answers as a Set does: through growth, full buckets, the wrap at the end and reuse")
+    func insertLikeASet() {
+        var generator = SystemRandomNumberGenerator()
+        // 64 slots, 8 buckets: neighbours fill and overflow long before the first growth.
+        var table = BucketStateTable(initialSlots: 64)
+        for round in 0..<3 {
+            var oracle = Set<UInt64>()
+            for _ in 0..<20_000 {
+                // Keys from a small range repeat often; the tag must not make a repeat look new.
+                let key = UInt64.random(in: 0..<30_000, using: &generator) &* 0x1_0001
+                let tag = UInt8.random(in: 0...255, using: &generator)
+                #expect(table.insert(key, tag: tag) == oracle.insert(key).inserted)
+            }
+            #expect(table.count == oracle.count)
+            table.removeAll(reservingFor: round * 5_000)
+            #expect(table.count == 0)
+        }
+    }
+}
