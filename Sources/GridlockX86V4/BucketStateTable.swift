@@ -98,6 +98,7 @@ public struct BucketStateTable: BFSWindow, ~Copyable {
     }
 
     private mutating func grow() {
+        precondition(count < StateTable.maximumCount, "callers stop at StateTable.maximumCount")
         let oldSlots = slots
         let oldCount = bucketCount * Self.slotsPerBucket
         bucketCount += bucketCount / 2

@@ -1,6 +1,8 @@
 // The bfs search compiled for x86-64-v4 (GridlockX86V4) against the portable one: the same
 // states, levels, counts and moves on every fixture, and its bucket table against a Set.
-// Skipped, and said so, on a CPU without x86-64-v4.
+// Skipped, and said so, on a CPU without x86-64-v4. In a debug build the search reaches the
+// table through its generic entry points; the release binary's specialized search is compared
+// with the portable one by scripts/check-portable.
 
 import GridlockCore
 import GridlockX86V4
@@ -52,7 +54,7 @@ struct RushHourWideSearchTests {
 struct BucketStateTableTests {
     @Test("insert answers as a Set does: through growth, full buckets, the wrap at the end and reuse")
     func insertLikeASet() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 17)
         // 64 slots, 8 buckets: neighbours fill and overflow long before the first growth.
         var table = BucketStateTable(initialSlots: 64)
         for round in 0..<3 {
@@ -66,6 +68,23 @@ struct BucketStateTableTests {
             #expect(table.count == oracle.count)
             table.removeAll(reservingFor: round * 5_000)
             #expect(table.count == 0)
+        }
+    }
+}
+
+@Suite("the installed search")
+struct RushHourInstalledSearchTests {
+    @Test("a search installed as bfs's answers 20,000 solves in a row (a closure kept bare in the hook overflowed the stack after 9,342)")
+    func manySolves() throws {
+        let puzzle = try RushHourPuzzle.parse("1 ooooooooooooAAoooooooooooooooooooooo 5")
+        let installed = RushHourBFSSolver.wideSearch.withLock { $0 }
+        defer { RushHourBFSSolver.wideSearch.withLock { $0 = installed } }
+        // The portable search itself, so that other tests solving meanwhile get the same answers.
+        RushHourBFSSolver.wideSearch.withLock {
+            $0 = .init { puzzle, options in RushHourBFSSolver().search(puzzle, options: options, window: StateTable.self) }
+        }
+        for _ in 0..<20_000 {
+            #expect(RushHourBFSSolver().solve(puzzle, options: SolveOptions()).moves == 1)
         }
     }
 }
