@@ -4,6 +4,7 @@
 // table through its generic entry points; the release binary's specialized search is compared
 // with the portable one by scripts/check-portable.
 
+import Foundation
 import GridlockCore
 import GridlockX86V4
 import Testing
@@ -86,5 +87,23 @@ struct RushHourInstalledSearchTests {
         for _ in 0..<20_000 {
             #expect(RushHourBFSSolver().solve(puzzle, options: SolveOptions()).moves == 1)
         }
+    }
+}
+
+@Suite("the CPU check")
+struct CPUFeaturesTests {
+    @Test("CPUFeatures.runsX86V4 agrees with the flags the kernel lists in /proc/cpuinfo")
+    func agreesWithTheKernel() throws {
+        let text = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        // x86 only: other architectures list "Features", and the check answers no there.
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else {
+            #expect(!CPUFeatures.runsX86V4)
+            return
+        }
+        let flags = Set(line.split(separator: ":", maxSplits: 1)[1].split(separator: " ").map(String.init))
+        // x86-64-v2, v3 and v4, as the kernel names them (pni: SSE3; abm: LZCNT).
+        let v4 = ["pni", "ssse3", "cx16", "sse4_1", "sse4_2", "popcnt", "lahf_lm", "fma", "movbe", "f16c", "xsave",
+                  "avx", "avx2", "bmi1", "bmi2", "abm", "avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl"]
+        #expect(CPUFeatures.runsX86V4 == v4.allSatisfy(flags.contains), "\(v4.filter { !flags.contains($0) })")
     }
 }
