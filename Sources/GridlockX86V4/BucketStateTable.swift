@@ -19,7 +19,7 @@
 
 import GridlockCore
 
-public struct BucketStateTable: BFSWindow, ~Copyable {
+public struct BucketStateTable: SearchStateTable, ~Copyable {
     private static let empty = UInt64.max
     private static let slotsPerBucket = 8
 
@@ -74,6 +74,25 @@ public struct BucketStateTable: BFSWindow, ~Copyable {
         count &+= 1
         if count > growthThreshold { grow() }
         return true
+    }
+
+    public func contains(_ key: UInt64) -> Bool {
+        vacantSlot(for: key) == nil
+    }
+
+    /// The tag stored with `key`, if present: for the path back, so one slot at a time.
+    public func tag(of key: UInt64) -> UInt8? {
+        var bucket = Self.bucket(key, bucketCount)
+        while true {
+            let first = slots + bucket &* Self.slotsPerBucket
+            for lane in 0..<Self.slotsPerBucket {
+                let content = first[lane]
+                if content & StateTable.keyMask == key { return UInt8(truncatingIfNeeded: content &>> UInt64(StateTable.keyBits)) }
+                if content == Self.empty { return nil }
+            }
+            bucket &+= 1
+            if bucket == bucketCount { bucket = 0 }
+        }
     }
 
     /// Where `key` goes, or nil when it is there already.

@@ -13,4 +13,10 @@ public enum X86V4Searches {
     public static func rushHourBFS(_ puzzle: RushHourPuzzle, options: SolveOptions) -> SolveResult {
         RushHourBFSSolver().search(puzzle, options: options, window: BucketStateTable.self)
     }
+
+    /// `bidirectional` with its two visited sets in buckets: the same as the portable one.
+    @Sendable
+    public static func rushHourBidirectional(_ puzzle: RushHourPuzzle, options: SolveOptions) -> SolveResult {
+        RushHourBidirectionalSolver().search(puzzle, options: options, table: BucketStateTable.self)
+    }
 }

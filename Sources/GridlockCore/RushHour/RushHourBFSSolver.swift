@@ -36,22 +36,11 @@ public struct RushHourBFSSolver: PuzzleSolver {
     }
 
     /// The search specialized for a wider CPU, when one is installed (GridlockX86V4).
-    public static let wideSearch = Mutex<WideSearchKernel?>(nil)
-
-    /// A search compiled for other instructions. A struct, not a bare closure: a closure kept in
-    /// the Mutex came back from each `withLock` wrapped in one more reabstraction thunk, and
-    /// 9,000 solves later the chain of thunks overflowed the stack.
-    public struct WideSearchKernel: Sendable {
-        public let search: @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult
-
-        public init(search: @escaping @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult) {
-            self.search = search
-        }
-    }
+    public static let wideSearch = Mutex<InstalledSearch?>(nil)
 
     /// The search, its window of recent levels kept in a `Window`.
     @inlinable
-    public func search<Window: BFSWindow & ~Copyable>(
+    public func search<Window: SearchStateTable & ~Copyable>(
         _ puzzle: RushHourPuzzle, options: SolveOptions, window: Window.Type
     ) -> SolveResult {
         let geometry = RushHourGeometry(puzzle)
@@ -122,7 +111,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
     }
 
     @inlinable
-    func finish<Window: BFSWindow & ~Copyable>(
+    func finish<Window: SearchStateTable & ~Copyable>(
         _ status: SolveStatus, path: [SolutionMove], search: borrowing BFSVisitor<Window>, statistics: SearchStatistics,
         explored: Bool
     ) -> SolveResult {
@@ -132,7 +121,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
     }
 
     @inlinable
-    func finalized<Window: BFSWindow & ~Copyable>(
+    func finalized<Window: SearchStateTable & ~Copyable>(
         _ statistics: SearchStatistics, _ search: borrowing BFSVisitor<Window>
     ) -> SearchStatistics {
         var statistics = statistics
@@ -145,7 +134,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
 /// The BFS's visitor: looks each successor up in the window of recent levels, appends the new
 /// ones to the entry array, counts, and spots the goal as it is generated.
 @usableFromInline
-struct BFSVisitor<Window: BFSWindow & ~Copyable>: SuccessorVisitor, ~Copyable {
+struct BFSVisitor<Window: SearchStateTable & ~Copyable>: SuccessorVisitor, ~Copyable {
     /// Every state generated, as table entries (key and tag), level after level.
     @usableFromInline var entries: [UInt64] = []
     /// Where each level starts in `entries`, the level being generated included.

@@ -16,6 +16,11 @@
 // database's hardest-of-cluster boards the forward search explores nearly the whole cluster
 // anyway (1.1-1.5x slower), and on open boards the goal set runs to millions (hence the
 // budget below, past which it solves forward only).
+//
+// Its tables are a type parameter, as bfs's window is: GridlockX86V4 specializes the search
+// with its bucket table where the CPU runs x86-64-v4 (see RushHourBFSSolver.swift).
+
+import Synchronization
 
 public struct RushHourBidirectionalSolver: PuzzleSolver {
     public var name: String { "bidirectional" }
@@ -29,10 +34,20 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
     public static let goalSetBudget = 65_536
 
     public func solve(_ puzzle: RushHourPuzzle, options: SolveOptions) -> SolveResult {
+        if let wide = Self.wideSearch.withLock({ $0 }) { return wide.search(puzzle, options) }
+        return search(puzzle, options: options, table: StateTable.self)
+    }
+
+    /// The search specialized for a wider CPU, when one is installed (GridlockX86V4).
+    public static let wideSearch = Mutex<InstalledSearch?>(nil)
+
+    /// The search, its visited sets kept in `Table`s.
+    @inlinable
+    public func search<Table: SearchStateTable & ~Copyable>(
+        _ puzzle: RushHourPuzzle, options: SolveOptions, table: Table.Type
+    ) -> SolveResult {
         let geometry = RushHourGeometry(puzzle)
-        var goals: [UInt64] = []
-        let budget = min(Self.goalSetBudget, options.maxStates)
-        if geometry.forEachGoal(limit: budget, { goals.append($0) }) > budget {
+        guard let goals = geometry.goals(limit: min(Self.goalSetBudget, options.maxStates)) else {
             return RushHourBFSSolver().solve(puzzle, options: options)
         }
         var statistics = SearchStatistics()
@@ -42,7 +57,7 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
             statistics.statesStored = 1
             return SolveResult(status: .solved, statistics: statistics)
         }
-        var search = MeetingVisitor(prisoner: geometry.prisoner)
+        var search = MeetingVisitor<Table>(prisoner: geometry.prisoner)
         _ = search.forward.table.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
         var frontiers = ([RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)], [UInt64]())
         for goal in goals {
@@ -122,39 +137,46 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
 }
 
 /// One direction of the search: its visited set and parent links.
-struct SearchSide: ~Copyable {
-    var table = StateTable()
+@usableFromInline
+struct SearchSide<Table: SearchStateTable & ~Copyable>: ~Copyable {
+    @usableFromInline var table = Table(initialSlots: 8192)
+
+    @inlinable
+    init() {}
 }
 
 /// Inserts successors into the side being expanded and watches for a state the other side holds.
-struct MeetingVisitor: SuccessorVisitor, ~Copyable {
-    var forward = SearchSide()
-    var backward = SearchSide()
-    var expandingForward = true
-    var next: [UInt64] = []
-    var examined = 0
-    var enqueued = 0
-    var meeting: UInt64?
-    let prisoner: Int
-    var entering = EnteringSlide.none
+@usableFromInline
+struct MeetingVisitor<Table: SearchStateTable & ~Copyable>: SuccessorVisitor, ~Copyable {
+    @usableFromInline var forward = SearchSide<Table>()
+    @usableFromInline var backward = SearchSide<Table>()
+    @usableFromInline var expandingForward = true
+    @usableFromInline var next: [UInt64] = []
+    @usableFromInline var examined = 0
+    @usableFromInline var enqueued = 0
+    @usableFromInline var meeting: UInt64?
+    @usableFromInline let prisoner: Int
+    @usableFromInline var entering = EnteringSlide.none
 
+    @inlinable
     init(prisoner: Int) {
         self.prisoner = prisoner
     }
 
+    @inlinable
     var storedStates: Int { forward.table.count + backward.table.count }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func comingFrom(_ tag: UInt8) {
         entering = EnteringSlide(tag: tag)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func skipKnown(_ count: Int) {
         examined &+= count
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
         examined &+= 1
         let tag = RushHourGeometry.tag(block: block, from: from)

@@ -6,6 +6,16 @@
 // searching backward without knowing the cluster.
 
 extension RushHourGeometry {
+    /// Every goal state's key, or nil when there are more than `limit`. Out of the searches'
+    /// inlinable bodies: there, this closure (which does not depend on the table's type) was
+    /// emitted in GridlockX86V4 under the generic search's name, a symbol portable code shares,
+    /// and the linker kept that copy, with AVX in it (scripts/check-portable caught it).
+    @usableFromInline
+    func goals(limit: Int) -> [UInt64]? {
+        var goals: [UInt64] = []
+        return forEachGoal(limit: limit) { goals.append($0) } > limit ? nil : goals
+    }
+
     /// Calls `body` with the key of every goal state, stopping once more than `limit` have been
     /// produced. Returns how many were produced.
     func forEachGoal(limit: Int, _ body: (UInt64) -> Void) -> Int {
@@ -38,7 +48,8 @@ extension RushHourGeometry {
 
     /// The moves from `key` to the root of a backward search, following `table`'s tags: each
     /// tag says where the block was one step nearer the goal.
-    func pathToRoot(in table: borrowing StateTable, from key: UInt64, puzzle: RushHourPuzzle) -> [SolutionMove] {
+    @usableFromInline
+    func pathToRoot<Table: SearchStateTable & ~Copyable>(in table: borrowing Table, from key: UInt64, puzzle: RushHourPuzzle) -> [SolutionMove] {
         var moves: [SolutionMove] = []
         var key = key
         var tag = table.tag(of: key)!

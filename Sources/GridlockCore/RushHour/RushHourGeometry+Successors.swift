@@ -228,7 +228,8 @@ extension RushHourGeometry {
     /// The moves that lead from a search's root to `key`, following the tags back through
     /// `table`, first move first. In a backward search the root is a goal, so the same moves read
     /// in reverse lead from that state to the goal.
-    func path(in table: borrowing StateTable, to key: UInt64, puzzle: RushHourPuzzle) -> [SolutionMove] {
+    @usableFromInline
+    func path<Table: SearchStateTable & ~Copyable>(in table: borrowing Table, to key: UInt64, puzzle: RushHourPuzzle) -> [SolutionMove] {
         var moves: [SolutionMove] = []
         var key = key
         var tag = table.tag(of: key)!

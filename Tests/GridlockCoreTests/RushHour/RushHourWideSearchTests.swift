@@ -1,15 +1,15 @@
-// The bfs search compiled for x86-64-v4 (GridlockX86V4) against the portable one: the same
-// states, levels, counts and moves on every fixture, and its bucket table against a Set.
-// Skipped, and said so, on a CPU without x86-64-v4. In a debug build the search reaches the
-// table through its generic entry points; the release binary's specialized search is compared
-// with the portable one by scripts/check-portable.
+// The bfs and bidirectional searches compiled for x86-64-v4 (GridlockX86V4) against the
+// portable ones: the same states, levels, counts and moves on every fixture; and the bucket
+// table against a Set. Skipped, and said so, on a CPU without x86-64-v4. In a debug build the
+// searches reach the table through their generic entry points; the release binary's
+// specialized searches are compared with the portable ones by scripts/check-portable.
 
 import Foundation
 import GridlockCore
 import GridlockX86V4
 import Testing
 
-@Suite("bfs on x86-64-v4", .enabled(if: CPUFeatures.runsX86V4, "this CPU lacks x86-64-v4"))
+@Suite("bfs and bidirectional on x86-64-v4", .enabled(if: CPUFeatures.runsX86V4, "this CPU lacks x86-64-v4"))
 struct RushHourWideSearchTests {
     /// Everything but the bytes, which the two tables round differently.
     static func counts(_ result: SolveResult) -> SearchStatistics {
@@ -19,8 +19,15 @@ struct RushHourWideSearchTests {
     }
 
     static func expectSame(_ puzzle: RushHourPuzzle, _ options: SolveOptions) {
-        let portable = RushHourBFSSolver().search(puzzle, options: options, window: StateTable.self)
-        let wide = X86V4Searches.rushHourBFS(puzzle, options: options)
+        expectSame(
+            puzzle, wide: X86V4Searches.rushHourBFS(puzzle, options: options),
+            portable: RushHourBFSSolver().search(puzzle, options: options, window: StateTable.self))
+        expectSame(
+            puzzle, wide: X86V4Searches.rushHourBidirectional(puzzle, options: options),
+            portable: RushHourBidirectionalSolver().search(puzzle, options: options, table: StateTable.self))
+    }
+
+    static func expectSame(_ puzzle: RushHourPuzzle, wide: SolveResult, portable: SolveResult) {
         #expect(wide.status == portable.status, "\(puzzle.gridText())")
         #expect(wide.cutoffReason == portable.cutoffReason, "\(puzzle.gridText())")
         #expect(wide.solution == portable.solution, "\(puzzle.gridText())")

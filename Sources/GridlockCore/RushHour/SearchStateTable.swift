@@ -1,0 +1,37 @@
+// What the breadth-first searches need of a table of states and their tags: the bfs window of
+// recent levels (RushHourBFSSolver.swift) and bidirectional's two visited sets. StateTable on
+// every CPU; a wider table where the CPU has one (GridlockX86V4's BucketStateTable).
+
+import Synchronization
+
+public protocol SearchStateTable: ~Copyable {
+    /// An empty table with room for about `initialSlots` states.
+    init(initialSlots: Int)
+    /// How many states it holds.
+    var count: Int { get }
+    /// Bytes allocated for slots.
+    var memoryBytes: Int { get }
+    /// The bytes held once `adding` more states are inserted, growth included.
+    func bytesHeld(afterAdding adding: Int) -> Int
+    /// Empties the table, sized for `count` states.
+    mutating func removeAll(reservingFor count: Int)
+    /// Adds `key` with `tag` unless it is already present. Returns whether it was added.
+    mutating func insert(_ key: UInt64, tag: UInt8) -> Bool
+    /// Whether `key` is present.
+    func contains(_ key: UInt64) -> Bool
+    /// The tag stored with `key`, if present.
+    func tag(of key: UInt64) -> UInt8?
+}
+
+extension StateTable: SearchStateTable {}
+
+/// A search compiled for other instructions, installed in a solver's `wideSearch`. A struct, not
+/// a bare closure: a closure kept in the Mutex came back from each `withLock` wrapped in one
+/// more reabstraction thunk, and 9,342 solves later the chain of thunks overflowed the stack.
+public struct InstalledSearch: Sendable {
+    public let search: @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult
+
+    public init(search: @escaping @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult) {
+        self.search = search
+    }
+}
