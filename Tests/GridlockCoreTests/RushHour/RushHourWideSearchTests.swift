@@ -60,20 +60,27 @@ struct RushHourWideSearchTests {
 
 @Suite("bucket table", .enabled(if: CPUFeatures.runsX86V4, "this CPU lacks x86-64-v4"))
 struct BucketStateTableTests {
-    @Test("insert answers as a Set does: through growth, full buckets, the wrap at the end and reuse")
+    @Test("insert, contains and tag(of:) answer as a dictionary does: through growth, full buckets, the wrap at the end and reuse")
     func insertLikeASet() {
         var generator = SplitMix64(seed: 17)
         // 64 slots, 8 buckets: neighbours fill and overflow long before the first growth.
         var table = BucketStateTable(initialSlots: 64)
         for round in 0..<3 {
-            var oracle = Set<UInt64>()
+            var oracle: [UInt64: UInt8] = [:]
             for _ in 0..<20_000 {
                 // Keys from a small range repeat often; the tag must not make a repeat look new.
                 let key = UInt64.random(in: 0..<30_000, using: &generator) &* 0x1_0001
                 let tag = UInt8.random(in: 0...255, using: &generator)
-                #expect(table.insert(key, tag: tag) == oracle.insert(key).inserted)
+                #expect(table.insert(key, tag: tag) == (oracle[key] == nil))
+                if oracle[key] == nil { oracle[key] = tag }
             }
             #expect(table.count == oracle.count)
+            // Present keys give the first tag they were inserted with; absent ones (from the same
+            // range, so their walks cross full buckets and the wrap) give none.
+            for key in (0..<30_000).lazy.map({ UInt64($0) &* 0x1_0001 }) {
+                #expect(table.contains(key) == (oracle[key] != nil))
+                #expect(table.tag(of: key) == oracle[key])
+            }
             table.removeAll(reservingFor: round * 5_000)
             #expect(table.count == 0)
         }
