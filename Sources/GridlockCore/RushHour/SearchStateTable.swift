@@ -2,8 +2,6 @@
 // recent levels (RushHourBFSSolver.swift) and bidirectional's two visited sets. StateTable on
 // every CPU; a wider table where the CPU has one (GridlockX86V4's BucketStateTable).
 
-import Synchronization
-
 public protocol SearchStateTable: ~Copyable {
     /// An empty table with room for about `initialSlots` states.
     init(initialSlots: Int)
@@ -24,14 +22,3 @@ public protocol SearchStateTable: ~Copyable {
 }
 
 extension StateTable: SearchStateTable {}
-
-/// A search compiled for other instructions, installed in a solver's `wideSearch`. A struct, not
-/// a bare closure: a closure kept in the Mutex came back from each `withLock` wrapped in one
-/// more reabstraction thunk, and 9,342 solves later the chain of thunks overflowed the stack.
-public struct InstalledSearch: Sendable {
-    public let search: @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult
-
-    public init(search: @escaping @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult) {
-        self.search = search
-    }
-}
