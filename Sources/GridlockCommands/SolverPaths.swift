@@ -25,17 +25,19 @@ enum SolverPaths {
         return cpuRunsX86V4 ? nil : "this CPU has no x86-64-v4"
     }
 
-    /// Makes `bfs` and `bidirectional` take their x86-64-v4 searches where they may.
+    /// Makes `bfs`, `bidirectional` and `bands` take their x86-64-v4 searches where they may.
     static func install(environment: [String: String]) {
         guard refusal(environment: environment) == nil else { return }
         RushHourBFSSolver.wideSearch.withLock { $0 = .init(search: X86V4Searches.rushHourBFS) }
         RushHourBidirectionalSolver.wideSearch.withLock { $0 = .init(search: X86V4Searches.rushHourBidirectional) }
+        SudokuBandSolver.wideSearch.withLock { $0 = .init(search: X86V4Searches.sudokuBands) }
     }
 
     /// The line `--version` shows: what `install` did, and why not when it did not.
     static func description(environment: [String: String]) -> String {
-        if RushHourBFSSolver.wideSearch.withLock({ $0 != nil }), RushHourBidirectionalSolver.wideSearch.withLock({ $0 != nil }) {
-            return "solver paths: x86-64-v4 for bfs and bidirectional (and the commands that search with them); portable for the rest"
+        if RushHourBFSSolver.wideSearch.withLock({ $0 != nil }), RushHourBidirectionalSolver.wideSearch.withLock({ $0 != nil }),
+           SudokuBandSolver.wideSearch.withLock({ $0 != nil }) {
+            return "solver paths: x86-64-v4 for bfs, bidirectional and bands (and the commands that search with them); portable for the rest"
         }
         return "solver paths: portable (\(refusal(environment: environment) ?? "not installed"))"
     }

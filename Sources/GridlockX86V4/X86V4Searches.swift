@@ -20,3 +20,14 @@ public enum X86V4Searches {
         RushHourBidirectionalSolver().search(puzzle, options: options, table: BucketStateTable.self)
     }
 }
+
+/// GridlockX86V4's copy of the `bands` Sudoku search.
+public enum X86V4SudokuBands: SudokuBandsBuild {}
+
+extension X86V4Searches {
+    /// `bands` with a band in one AVX-512 register: the same answers and counts as the portable one.
+    @Sendable
+    public static func sudokuBands(_ puzzle: SudokuPuzzle, options: SolveOptions) -> SolveResult {
+        SudokuBandSolver().search(puzzle, options: options, build: X86V4SudokuBands.self)
+    }
+}

@@ -35,7 +35,7 @@ struct BuildInfoTests {
         if plain.contains("debug build") {
             #expect(plain.contains("solver paths: portable (a debug build"), "\(plain)")
         } else if CPUFeatures.runsX86V4 {
-            #expect(plain.contains("solver paths: x86-64-v4 for bfs and bidirectional"), "\(plain)")
+            #expect(plain.contains("solver paths: x86-64-v4 for bfs, bidirectional and bands"), "\(plain)")
         } else {
             #expect(plain.contains("solver paths: portable (this CPU has no x86-64-v4)"), "\(plain)")
         }

@@ -34,7 +34,7 @@ struct ConsistentCLITests {
         let bash = try GridlockBinary.run(["--generate-completion-script", "bash"]).stdout
         let offered = bash.split(separator: "\n").first { $0.contains("__gridlock_add_completions -W") && $0.contains("idastar-pdb") }
         let words = try #require(offered, "a line offering the solvers")
-        for solver in ["analyze", "bfs", "bidirectional", "reference", "bitset", "norvig", "astar", "idastar", "idastar-md", "idastar-pdb"] {
+        for solver in ["analyze", "bfs", "bidirectional", "reference", "bands", "bitset", "norvig", "astar", "idastar", "idastar-md", "idastar-pdb"] {
             #expect(words.contains("'\(solver)'"), "\(solver)")
         }
         #expect(bash.contains("'rushhour'") && bash.contains("'tilt'"), "the kinds are offered")

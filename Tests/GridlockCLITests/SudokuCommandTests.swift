@@ -22,12 +22,12 @@ struct SudokuCommandTests {
         #expect(output.stdout.contains("--givens 6 "))
     }
 
-    @Test("a 4x4 grid names the solver that ran: bitset asked for, norvig solved it (it once said bitset alone)")
+    @Test("a 4x4 grid names the solver that ran: the default (bands) asked for, norvig solved it (it once named the first alone)")
     func fallbackIsNamed() throws {
         let output = try GridlockBinary.run(["solve", ".2.11..3...2..1.", "--format", "json"])
         #expect(output.status == 0, "\(output.stderr)")
         let object = try #require(try Self.objects(output.stdout).first)
-        #expect(object["solver"] as? String == "bitset" && object["solvedBy"] as? String == "norvig", "\(output.stdout)")
+        #expect(object["solver"] as? String == "bands" && object["solvedBy"] as? String == "norvig", "\(output.stdout)")
     }
 
     @Test("a search stopped by --timeout says timeout, not cancelled")
@@ -43,7 +43,7 @@ struct SudokuCommandTests {
         #expect(output.status == 0, "\(output.stderr)")
         let object = try #require(try Self.objects(output.stdout).first)
         #expect(object["kind"] as? String == "sudoku")
-        #expect(object["solver"] as? String == "bitset")
+        #expect(object["solver"] as? String == "bands")
         #expect(object["status"] as? String == "solved")
         #expect(object["solutions"] as? Int == 1)
         let solution = try #require(object["solution"] as? String)
@@ -55,7 +55,7 @@ struct SudokuCommandTests {
         }
     }
 
-    @Test("every puzzle of the three sets solves with both solvers, exit 0", arguments: ["bitset", "norvig"])
+    @Test("every puzzle of the three sets solves with both solvers, exit 0", arguments: ["bands", "bitset", "norvig"])
     func solveSets(solver: String) throws {
         let output = try GridlockBinary.run([
             "solve", "Tests/Fixtures/sudoku/easy50.txt", "Tests/Fixtures/sudoku/top95.txt", "Tests/Fixtures/sudoku/hardest.txt",
@@ -69,7 +69,7 @@ struct SudokuCommandTests {
 
     @Test("--max-steps gives cutoff (exit 2), never a wrong answer")
     func stepCap() throws {
-        // The seventh top95 puzzle takes the bitset solver about 40 search nodes.
+        // The seventh top95 puzzle takes the default solver (bands, like bitset) about 40 search nodes.
         let hard = "6.2.5.........3.4..........43...8....1....2........7..5..27...........81...6....."
         let output = try GridlockBinary.run(["solve", hard, "--max-steps", "3", "--format", "json"])
         #expect(output.status == 2)
@@ -83,7 +83,7 @@ struct SudokuCommandTests {
     func wrongSolver() throws {
         let output = try GridlockBinary.run(["solve", Self.grid2, "--solver", "bfs"])
         #expect(output.status == 1)
-        #expect(output.stdout.contains("bfs does not solve; its solvers are bitset, norvig"))
+        #expect(output.stdout.contains("bfs does not solve; its solvers are bands, bitset, norvig"))
     }
 
     @Test("hint names the forced cell, the digit and the reason")

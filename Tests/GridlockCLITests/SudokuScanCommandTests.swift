@@ -25,7 +25,7 @@ struct SudokuScanCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["board"] as? String == Self.printed && object?["kind"] as? String == "sudoku" && (object?["uncertain"] as? [Any])?.isEmpty == true, "\(json.stdout)")
         let solved = try GridlockBinary.run(["solve", Self.fixture.path, "--show"])
-        #expect(solved.status == 0 && solved.stdout.contains("sudoku-printed.png:1 · bitset: solved"), "\(solved.stdout)\(solved.stderr)")
+        #expect(solved.status == 0 && solved.stdout.contains("sudoku-printed.png:1 · bands: solved"), "\(solved.stdout)\(solved.stderr)")
         #expect(solved.stdout.contains("3 7 8 | 4 1 9 | 5 2 6"), "\(solved.stdout)")
         // A Rush Hour scan of the grid finds no board of blocks in it.
         let asBoard = try GridlockBinary.run(["scan", Self.fixture.path, "--kind", "rushhour"])

@@ -36,7 +36,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
     }
 
     /// The search specialized for a wider CPU, when one is installed (GridlockX86V4).
-    public static let wideSearch = Mutex<InstalledSearch?>(nil)
+    public static let wideSearch = Mutex<InstalledSearch<RushHourPuzzle>?>(nil)
 
     /// The search, its window of recent levels kept in a `Window`.
     @inlinable

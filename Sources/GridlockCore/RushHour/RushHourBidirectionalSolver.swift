@@ -39,7 +39,7 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
     }
 
     /// The search specialized for a wider CPU, when one is installed (GridlockX86V4).
-    public static let wideSearch = Mutex<InstalledSearch?>(nil)
+    public static let wideSearch = Mutex<InstalledSearch<RushHourPuzzle>?>(nil)
 
     /// The search, its visited sets kept in `Table`s.
     @inlinable

@@ -1,22 +1,25 @@
-// What both Sudoku solvers count and when they stop, kept in one place so their statistics
+// What the Sudoku solvers count and when they stop, kept in one place so their statistics
 // mean the same thing:
 //   search node   one visit of the depth-first search (the root included); `maxSteps` caps these
 //   guess         one value tried at a branching cell
-//   propagation   one candidate removed by propagation (Norvig) or one digit placed (bitset)
+//   propagation   one candidate removed by propagation (Norvig), one digit placed (bitset) or
+//                 one sweep of every rule over the grid (bands)
 // The search stops at `solutionLimit` solutions, at the step cap, or when cancelled.
 
+@usableFromInline
 struct SudokuSearchTally {
-    let solutionLimit: Int
-    let maxSteps: Int
-    let isCancelled: @Sendable () -> Bool
-    let stopReason: CutoffReason
-    var nodes = 0
-    var guesses = 0
-    var propagations = 0
-    var solutions = 0
-    var firstSolution: [UInt8]?
-    var cutoff: CutoffReason?
+    @usableFromInline let solutionLimit: Int
+    @usableFromInline let maxSteps: Int
+    @usableFromInline let isCancelled: @Sendable () -> Bool
+    @usableFromInline let stopReason: CutoffReason
+    @usableFromInline var nodes = 0
+    @usableFromInline var guesses = 0
+    @usableFromInline var propagations = 0
+    @usableFromInline var solutions = 0
+    @usableFromInline var firstSolution: [UInt8]?
+    @usableFromInline var cutoff: CutoffReason?
 
+    @usableFromInline
     init(_ options: SolveOptions) {
         solutionLimit = options.solutionLimit
         maxSteps = options.maxSteps ?? .max
@@ -24,9 +27,10 @@ struct SudokuSearchTally {
         stopReason = options.stopReason
     }
 
-    var isDone: Bool { cutoff != nil || solutions >= solutionLimit }
+    @inlinable var isDone: Bool { cutoff != nil || solutions >= solutionLimit }
 
     /// Counts a node; false when a limit says to stop instead.
+    @inlinable
     mutating func enterNode() -> Bool {
         // At the cap, the next node is not entered: `--max-steps 5` reports 5 nodes, not 6.
         guard nodes < maxSteps else {
@@ -41,6 +45,7 @@ struct SudokuSearchTally {
     }
 
     /// Counts a solution; `cells` is only kept for the first.
+    @inlinable
     mutating func found(_ cells: [UInt8]) {
         solutions += 1
         if firstSolution == nil { firstSolution = cells }
@@ -48,6 +53,7 @@ struct SudokuSearchTally {
 
     /// The result: solved with the first solution, unsolvable when the search ran out, or cut
     /// off (a count interrupted by a limit proves nothing, so it is a cutoff too).
+    @usableFromInline
     func result(memoryBytes: Int) -> SolveResult {
         var statistics = SearchStatistics()
         statistics.searchNodes = nodes

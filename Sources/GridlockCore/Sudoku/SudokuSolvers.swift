@@ -1,7 +1,7 @@
 // The Sudoku solvers by the names users pick them with; the default (fastest) first.
 
 public enum SudokuSolvers {
-    public static let all: [any PuzzleSolver<SudokuPuzzle>] = [SudokuBitsetSolver(), SudokuNorvigSolver()]
+    public static let all: [any PuzzleSolver<SudokuPuzzle>] = [SudokuBandSolver(), SudokuBitsetSolver(), SudokuNorvigSolver()]
 
     public static let names = all.map(\.name)
 

@@ -4,10 +4,10 @@
 /// A search compiled for other instructions, installed in a solver's `wideSearch`. A struct, not
 /// a bare closure: a closure kept in the Mutex came back from each `withLock` wrapped in one
 /// more reabstraction thunk, and 9,342 solves later the chain of thunks overflowed the stack.
-public struct InstalledSearch: Sendable {
-    public let search: @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult
+public struct InstalledSearch<Puzzle>: Sendable {
+    public let search: @Sendable (Puzzle, SolveOptions) -> SolveResult
 
-    public init(search: @escaping @Sendable (RushHourPuzzle, SolveOptions) -> SolveResult) {
+    public init(search: @escaping @Sendable (Puzzle, SolveOptions) -> SolveResult) {
         self.search = search
     }
 }
