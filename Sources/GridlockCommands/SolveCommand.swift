@@ -219,8 +219,9 @@ struct SolveCommand: ParsableCommand {
             }
         }
         if let position = report.solution?.position {
-            let cells = position.utf8.map { SudokuPuzzle.digit(for: $0) ?? 0 }
-            let grid = puzzle?.sudoku.map { SudokuPuzzle.gridText(cells, geometry: $0.geometry) } ?? position
+            let grid = puzzle?.sudoku.map { sudoku in
+                SudokuPuzzle.gridText(position.utf8.map { SudokuPuzzle.digit(for: $0) ?? 0 }, geometry: sudoku.geometry)
+            } ?? position
             text += "\n" + Self.indented(grid)
         }
         if let error = report.error, report.status != "invalid", report.status != "failed" {

@@ -77,6 +77,8 @@ extension SolveReport {
 extension Int {
     /// 1234567 as "1,234,567".
     public var grouped: String {
+        // Most counts a text report shows are under a thousand: no grouping, no Characters.
+        if self > -1000 && self < 1000 { return String(self) }
         let digits = String(magnitude)
         var result = ""
         for (index, digit) in digits.enumerated() {

@@ -127,6 +127,24 @@ enum SudokuBandRules {
         return (once2[0] | once2[1], twice2[0] | twice2[1] | once2[0] & once2[1])
     }
 
+    /// Over the nine digit lanes: the cells some lane has, two or more have, three or more have.
+    /// For choosing a branch; the same halving as `coverage`, with a third count.
+    @inlinable @inline(__always)
+    static func coverageToThree(_ band: DigitLanes) -> (once: UInt32, twice: UInt32, thrice: UInt32) {
+        let (low8, high8) = (band.lowHalf, band.highHalf)
+        let once8 = low8 | high8, twice8 = low8 & high8
+        let once4 = once8.lowHalf | once8.highHalf
+        let twice4 = twice8.lowHalf | twice8.highHalf | once8.lowHalf & once8.highHalf
+        let thrice4 = twice8.lowHalf & once8.highHalf | once8.lowHalf & twice8.highHalf
+        let once2 = once4.lowHalf | once4.highHalf
+        let twice2 = twice4.lowHalf | twice4.highHalf | once4.lowHalf & once4.highHalf
+        let thrice2 = thrice4.lowHalf | thrice4.highHalf | twice4.lowHalf & once4.highHalf | once4.lowHalf & twice4.highHalf
+        return (
+            once2[0] | once2[1], twice2[0] | twice2[1] | once2[0] & once2[1],
+            thrice2[0] | thrice2[1] | twice2[0] & once2[1] | once2[0] & twice2[1]
+        )
+    }
+
     /// Per lane, the columns (9 bits) with exactly one cell in the three bands, and whether
     /// every column of every digit still has a cell.
     @inlinable @inline(__always)

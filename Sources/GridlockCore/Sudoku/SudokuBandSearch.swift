@@ -130,14 +130,7 @@ struct SudokuBandSearch<Build: SudokuBandsBuild> {
         var open: (UInt32, UInt32, UInt32) = (0, 0, 0), pairs: (UInt32, UInt32, UInt32) = (0, 0, 0)
         var wider: Int?
         for band in 0..<3 {
-            let lanes = frame[band]
-            var once: UInt32 = 0, twice: UInt32 = 0, thrice: UInt32 = 0
-            for digit in 0..<9 {
-                let bits = lanes[digit]
-                thrice |= twice & bits
-                twice |= once & bits
-                once |= bits
-            }
+            let (_, twice, thrice) = Rules.coverageToThree(frame[band])
             let bandPairs = twice & ~thrice
             if wider == nil, thrice != 0 { wider = band * 27 + thrice.trailingZeroBitCount }
             switch band {

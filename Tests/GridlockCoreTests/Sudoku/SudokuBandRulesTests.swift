@@ -95,10 +95,13 @@ struct SudokuBandRulesTests {
                 #expect(crowded[digit] == expected)
             }
             let (once, twice) = SudokuBandRules.coverage(band)
+            let counts = SudokuBandRules.coverageToThree(band)
             for cell in 0..<27 {
                 let count = (0..<16).count { band[$0] & (1 << UInt32(cell)) != 0 }
                 #expect((once >> UInt32(cell) & 1 == 1) == (count >= 1))
                 #expect((twice >> UInt32(cell) & 1 == 1) == (count >= 2))
+                #expect(counts.once == once && counts.twice == twice)
+                #expect((counts.thrice >> UInt32(cell) & 1 == 1) == (count >= 3))
             }
             let (lone, covered) = SudokuBandRules.loneColumns(frame)
             var allCovered = true
