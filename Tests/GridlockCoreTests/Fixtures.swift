@@ -33,7 +33,7 @@ extension Fixtures {
     static let sudokuFiles = ["easy50.txt", "top95.txt", "hardest.txt"]
 
     static func sudoku(_ name: String) -> [SudokuPuzzle] {
-        text("sudoku/" + name).split(separator: "\n").map { try! SudokuPuzzle.parseLine(String($0)) }
+        text("sudoku/" + name).split(separator: "\n").filter { !$0.hasPrefix("//") }.map { try! SudokuPuzzle.parseLine(String($0)) }
     }
 }
 

@@ -91,7 +91,8 @@ enum SudokuBandRules {
         return rows(holding: extra)
     }
 
-    /// All nine bits of each row of `bits` that has any bit.
+    /// All nine bits of each row of `bits` that has any bit (lanes of 27 bits at most: the third
+    /// row is not masked).
     @inlinable @inline(__always)
     static func rows(holding bits: DigitLanes) -> DigitLanes {
         // A row's nine bits plus 0x1FF carry into bit 9 exactly when one is set.

@@ -8,13 +8,15 @@
 // Other sizes go to `norvig`.
 //
 // Measured on top95 (docs/benchmarks.md, issue 17's sixth increment), puzzles a second in
-// process, parsing included: 160,000-173,000 on x86-64-v4, 93,000 portable, against 78,000 for
-// `bitset`, with the same 11.8 search nodes a puzzle (the same rules reach the same fixpoints).
+// process, parsing included: 160,000-177,000 on x86-64-v4, 94,000 portable, against 78,000-83,000
+// for `bitset`, with the same search nodes a puzzle on every fixture (11.8 on top95: its rules
+// are bitset's, applied to all digits at once).
 // What made it, and what did not:
 //   - masks as numbers: `.!=` and `replacing(with:where:)` on SIMD16<UInt32> compiled to a loop
 //     through memory, lane by lane; with them the search ran 12,000 puzzles a second. Every mask
 //     is now arithmetic (a row's bits plus 0x1FF carry into bit 9 when one is set).
 //   - the branch: the first two-digit cell took 23.2 nodes a puzzle, `bitset`'s peer score 11.8
+//     (without a two-digit cell, both take the cell with the fewest digits)
 //   - two digits decided in one cell are a contradiction, checked in every sweep: without it the
 //     peer score chose such a cell, whose branch decided nothing new, and recursed to the end of
 //     the stack
@@ -51,11 +53,13 @@ public struct SudokuBandSolver: PuzzleSolver {
         precondition(puzzle.side == 9, "the bands search is for 9x9 grids")
         var search = SudokuBandSearch<Build>(tally: SudokuSearchTally(options))
         var frame = SudokuBands()
-        var consistent = true
-        for cell in 0..<81 where puzzle.cells[cell] != 0 {
+        // `cells` is a public var: a caller can get past the model's checks, so a digit out of
+        // range or a grid of another length is an unsolvable grid here, not a lane out of bounds.
+        var consistent = puzzle.cells.count == 81
+        for cell in 0..<81 where consistent && puzzle.cells[cell] != 0 {
             let digit = Int(puzzle.cells[cell]) - 1
             // A given whose row already holds the same digit elsewhere: no solution.
-            guard frame.allows(digit, at: cell) else {
+            guard digit < 9, frame.allows(digit, at: cell) else {
                 consistent = false
                 break
             }

@@ -5,9 +5,10 @@
 //   band 2 (rows 7-9)   lanes 9-15: zero, always
 //
 // A digit's lane in a band keeps the cell it was placed in: a row of a lane with one bit is a
-// decided cell, and every rule is written so that a decided cell stays. So, in every solution,
-// each row of each lane holds exactly one bit, which is what the rules in SudokuBandRules.swift
-// lean on. Sixteen lanes of 32 bits are one AVX-512 register, or four SSE2 ones.
+// decided cell, which no rule takes away while the frame can still be solved (in a frame that
+// cannot, the stack matching may empty it, and the next sweep's band matching says so). In
+// every solution each row of each lane holds exactly one bit, which is what the rules in
+// SudokuBandRules.swift lean on. Sixteen lanes of 32 bits are one AVX-512 register, or four SSE2 ones.
 
 @usableFromInline typealias DigitLanes = SIMD16<UInt32>
 

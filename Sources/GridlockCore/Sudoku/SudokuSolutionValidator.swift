@@ -10,10 +10,14 @@ public enum SudokuSolutionValidator {
     /// has each digit once in every row, column and box.
     public static func validate(_ solution: String, for puzzle: SudokuPuzzle) throws(Failure) {
         var solution = solution
+        let cellCount = puzzle.geometry.cellCount
+        guard solution.utf8.count == cellCount else {
+            throw Failure(description: "the solution has \(solution.utf8.count) cells, not \(cellCount)")
+        }
         // Contiguous UTF-8 (a no-op for the solvers' strings), read in place: copying it and
         // the digits into arrays was a third of this check's time.
         let verdict: Failure? = solution.withUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { digits in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: cellCount) { digits in
                 check(bytes, digits: digits, puzzle: puzzle)
             }
         }
@@ -24,9 +28,6 @@ public enum SudokuSolutionValidator {
         _ bytes: UnsafeBufferPointer<UInt8>, digits: UnsafeMutableBufferPointer<UInt8>, puzzle: SudokuPuzzle
     ) -> Failure? {
         let geometry = puzzle.geometry
-        guard bytes.count == geometry.cellCount else {
-            return Failure(description: "the solution has \(bytes.count) cells, not \(geometry.cellCount)")
-        }
         for cell in 0..<geometry.cellCount {
             guard let digit = SudokuPuzzle.digit(for: bytes[cell]), digit >= 1, Int(digit) <= geometry.side else {
                 return Failure(description: "\(geometry.name(of: cell)) is not filled with a digit")

@@ -168,4 +168,14 @@ struct SudokuBandRulesTests {
         }
         #expect(clashes > 30 && clashes < 270)
     }
+
+    @Test("a grid past the model's checks (a digit above 9, too few cells) is unsolvable, not a crash")
+    func malformedGrids() throws {
+        for cells in [[UInt8](repeating: 0, count: 80) + [17], [UInt8](repeating: 0, count: 80) + [10], [UInt8](repeating: 0, count: 40)] {
+            var puzzle = try SudokuPuzzle(cells: [UInt8](repeating: 0, count: 81))
+            puzzle.cells = cells
+            let result = SudokuBandSolver().search(puzzle, options: SolveOptions(), build: PortableSudokuBands.self)
+            #expect(result.status == .unsolvable)
+        }
+    }
 }
