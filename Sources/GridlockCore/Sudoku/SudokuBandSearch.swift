@@ -127,20 +127,17 @@ struct SudokuBandSearch<Build: SudokuBandsBuild> {
     /// is a contradiction.
     @inlinable
     static func branchCell(_ frame: SudokuBands) -> Int? {
-        var open: (UInt32, UInt32, UInt32) = (0, 0, 0), pairs: (UInt32, UInt32, UInt32) = (0, 0, 0)
+        // Per band (lane 3 unused): the cells with two digits or more, and those with exactly two.
+        var open = SIMD4<UInt32>(), pairs = SIMD4<UInt32>()
         for band in 0..<3 {
             let (_, twice, thrice) = Rules.coverageToThree(frame[band])
-            let bandPairs = twice & ~thrice
-            switch band {
-            case 0: (open.0, pairs.0) = (twice, bandPairs)
-            case 1: (open.1, pairs.1) = (twice, bandPairs)
-            default: (open.2, pairs.2) = (twice, bandPairs)
-            }
+            open[band] = twice
+            pairs[band] = twice & ~thrice
         }
-        guard pairs.0 | pairs.1 | pairs.2 != 0 else { return fewestDigitsCell(frame, open: open) }
+        guard pairs != .zero else { return fewestDigitsCell(frame, open: open) }
         var best = -1, bestScore = -1
         for band in 0..<3 {
-            var candidates = band == 0 ? pairs.0 : band == 1 ? pairs.1 : pairs.2
+            var candidates = pairs[band]
             while candidates != 0 {
                 let bit = candidates.trailingZeroBitCount
                 candidates &= candidates &- 1
@@ -150,8 +147,7 @@ struct SudokuBandSearch<Build: SudokuBandsBuild> {
                 var score = 0
                 for other in 0..<3 {
                     let peers = other == band ? column | box | line : column
-                    let (openCells, pairCells) = other == 0 ? (open.0, pairs.0) : other == 1 ? (open.1, pairs.1) : (open.2, pairs.2)
-                    score += (openCells & peers).nonzeroBitCount + (pairCells & peers).nonzeroBitCount
+                    score += (open[other] & peers).nonzeroBitCount + (pairs[other] & peers).nonzeroBitCount
                 }
                 if score > bestScore {
                     best = band * 27 + bit
@@ -165,10 +161,10 @@ struct SudokuBandSearch<Build: SudokuBandsBuild> {
     /// The first open cell with the fewest digits left, where no cell is down to two (rare: 2
     /// of 634 branches on top95 and hardest), as `bitset` chooses.
     @inlinable
-    static func fewestDigitsCell(_ frame: SudokuBands, open: (UInt32, UInt32, UInt32)) -> Int? {
+    static func fewestDigitsCell(_ frame: SudokuBands, open: SIMD4<UInt32>) -> Int? {
         var best: Int?, fewest: UInt32 = .max
         for band in 0..<3 {
-            var cells = band == 0 ? open.0 : band == 1 ? open.1 : open.2
+            var cells = open[band]
             let lanes = frame[band]
             while cells != 0 {
                 let bit = UInt32(cells.trailingZeroBitCount)
