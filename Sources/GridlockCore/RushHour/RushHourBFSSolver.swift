@@ -44,7 +44,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
         _ puzzle: RushHourPuzzle, options: SolveOptions, window: Window.Type
     ) -> SolveResult {
         let geometry = RushHourGeometry(puzzle)
-        var search = BFSVisitor<Window>(geometry: geometry, stopAtGoal: !options.exploreWholeCluster)
+        var search = BFSStates<Window>()
         var statistics = SearchStatistics()
         search.entries.append(RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag))
         _ = search.window.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
@@ -63,40 +63,80 @@ public struct RushHourBFSSolver: PuzzleSolver {
 
         var levels = LevelCounters()
         var cutoff: CutoffReason?
-        geometry.withTables { tables in
+        let prisonerShift = UInt64(geometry.prisoner * RushHourGeometry.bitsPerBlock)
+        let goalPosition = UInt64(geometry.goalPosition)
+        let stopAtGoal = !options.exploreWholeCluster
+        // The states the expansions between two checks can add: this puzzle's most slides a
+        // state has, rather than any puzzle's, since the boards count too.
+        let growthMargin = SolveOptions.cancellationInterval * geometry.slidesAtMost
+        let buffer = CandidateBuffer()
+        geometry.withExpansion { expansion in
+            search.boards[0] = expansion.board(of: geometry.startKey, walls: geometry.walls)
             var expanded = 0
+            var examined = 0
             var levelStart = 0
-            levelLoop: while levelStart < search.entries.count {
-                let levelEnd = search.entries.count
+            levelLoop: while levelStart < search.count {
+                let levelEnd = search.count
                 search.levelStarts.append(levelEnd)
                 for position in levelStart..<levelEnd {
                     if expanded % SolveOptions.cancellationInterval == 0 {
                         if options.isCancelled() { cutoff = options.stopReason; break levelLoop }
-                        if search.entries.count > options.maxStates { cutoff = .maxStates; break levelLoop }
-                        if options.overBudget(search.bytesHeld(afterAdding: SolveOptions.growthMargin)) { cutoff = .memoryBudget; break levelLoop }
+                        if search.count > options.maxStates { cutoff = .maxStates; break levelLoop }
+                        if options.overBudget(search.bytesHeld(afterAdding: growthMargin, levelEnd: levelEnd)) {
+                            cutoff = .memoryBudget; break levelLoop
+                        }
                     }
                     expanded &+= 1
                     let entry = search.entries[position]
-                    search.comingFrom(RushHourGeometry.tag(of: entry))
-                    let finished = !tables.forEachSuccessor(of: entry & StateTable.keyMask, &search)
-                    let queued = levelEnd - position - 1 + search.entries.count - levelEnd
+                    let board = search.boards[position &- levelStart]
+                    let (candidates, slides) = expansion.expand(entry, board: board, into: buffer)
+                    search.reserveBoards(candidates, levelEnd: levelEnd)
+                    // Each candidate is written to the next free place whether new or not, and the
+                    // place moves on only for a new one; the new ones are then appended. The goal
+                    // test looks at the prisoner first: almost never at the goal, so it is well
+                    // predicted, where whether a candidate is new is a coin toss.
+                    let nextBoards = search.nextBoards + (search.count - levelEnd)
+                    var added = 0
+                    var goalAt = -1
+                    for index in 0..<candidates {
+                        let candidate = buffer.entries[index]
+                        let key = candidate & StateTable.keyMask
+                        let isNew = search.window.insert(key, tag: RushHourGeometry.tag(of: candidate))
+                        buffer.fresh[added] = candidate
+                        nextBoards[added] = buffer.boards[index]
+                        added &+= isNew ? 1 : 0
+                        if (key &>> prisonerShift) & RushHourGeometry.positionMask == goalPosition, isNew, search.goalIndex == nil {
+                            search.goalIndex = search.count &+ added &- 1
+                            goalAt = index
+                            if stopAtGoal { break }
+                        }
+                    }
+                    for index in 0..<added { search.entries.append(buffer.fresh[index]) }
+                    let queued = levelEnd - position - 1 + search.count - levelEnd
                     statistics.maxQueue = max(statistics.maxQueue, queued)
-                    if search.goalIndex != nil, statisticsAtGoal == nil {
+                    if goalAt >= 0 && stopAtGoal {
+                        examined += expansion.examined(entry, board: board, through: geometry.prisoner, to: geometry.goalPosition)
+                    } else {
+                        examined &+= slides
+                    }
+                    if goalAt >= 0 {
                         var snapshot = statistics
                         var partialLevel = levels
-                        var examined = search.examined
-                        var enqueued = search.enqueued
-                        partialLevel.flush(examined: &examined, enqueued: &enqueued, into: &snapshot)
+                        var examinedAtGoal = examined
+                        var enqueuedAtGoal = search.count - levelEnd
+                        partialLevel.flush(examined: &examinedAtGoal, enqueued: &enqueuedAtGoal, into: &snapshot)
                         snapshot.finalQueue = queued
                         statisticsAtGoal = snapshot
+                        if stopAtGoal { break levelLoop }
                     }
-                    if finished { break levelLoop }
                 }
-                levels.flush(examined: &search.examined, enqueued: &search.enqueued, into: &statistics)
-                search.slideWindow(keepingFrom: levelStart)
+                var enqueued = search.count - levelEnd
+                levels.flush(examined: &examined, enqueued: &enqueued, into: &statistics)
+                search.endLevel(expanded: levelStart)
                 levelStart = levelEnd
             }
-            levels.flush(examined: &search.examined, enqueued: &search.enqueued, into: &statistics)
+            var enqueued = search.count - search.levelStarts.last!
+            levels.flush(examined: &examined, enqueued: &enqueued, into: &statistics)
         }
         if let cutoff, search.goalIndex == nil {
             return SolveResult(status: .cutoff, cutoffReason: cutoff, statistics: finalized(statistics, search))
@@ -112,118 +152,22 @@ public struct RushHourBFSSolver: PuzzleSolver {
 
     @inlinable
     func finish<Window: SearchStateTable & ~Copyable>(
-        _ status: SolveStatus, path: [SolutionMove], search: borrowing BFSVisitor<Window>, statistics: SearchStatistics,
+        _ status: SolveStatus, path: [SolutionMove], search: borrowing BFSStates<Window>, statistics: SearchStatistics,
         explored: Bool
     ) -> SolveResult {
         SolveResult(
-            status: status, solution: path, cluster: explored ? search.entries.count : nil,
+            status: status, solution: path, cluster: explored ? search.count : nil,
             statistics: finalized(statistics, search))
     }
 
     @inlinable
     func finalized<Window: SearchStateTable & ~Copyable>(
-        _ statistics: SearchStatistics, _ search: borrowing BFSVisitor<Window>
+        _ statistics: SearchStatistics, _ search: borrowing BFSStates<Window>
     ) -> SearchStatistics {
         var statistics = statistics
-        statistics.statesStored = search.entries.count
-        statistics.memoryBytes = search.entries.capacity * 8 + max(search.peakWindowBytes, search.window.memoryBytes)
+        statistics.statesStored = search.count
+        statistics.memoryBytes = search.memoryBytes
         return statistics
-    }
-}
-
-/// The BFS's visitor: looks each successor up in the window of recent levels, appends the new
-/// ones to the entry array, counts, and spots the goal as it is generated.
-@usableFromInline
-struct BFSVisitor<Window: SearchStateTable & ~Copyable>: SuccessorVisitor, ~Copyable {
-    /// Every state generated, as table entries (key and tag), level after level.
-    @usableFromInline var entries: [UInt64] = []
-    /// Where each level starts in `entries`, the level being generated included.
-    @usableFromInline var levelStarts: [Int] = [0]
-    /// The states of the level being expanded, the one before and the one being generated.
-    /// 2 KiB to start, like the entry array: most database clusters are a few thousand states,
-    /// and 8 KiB each made the smallest solves average 17 bytes a state (15.4 now, as fast).
-    @usableFromInline var window = Window(initialSlots: 256)
-    /// The most bytes the window held.
-    @usableFromInline var peakWindowBytes = 0
-    @usableFromInline var examined = 0
-    @usableFromInline var enqueued = 0
-    /// Where the first goal generated is in `entries`.
-    @usableFromInline var goalIndex: Int?
-    @usableFromInline let prisoner: Int
-    @usableFromInline let goalPosition: Int
-    @usableFromInline let stopAtGoal: Bool
-    /// How the state being expanded was first reached.
-    @usableFromInline var entering = EnteringSlide.none
-
-    @inlinable
-    init(geometry: RushHourGeometry, stopAtGoal: Bool) {
-        prisoner = geometry.prisoner
-        goalPosition = geometry.goalPosition
-        self.stopAtGoal = stopAtGoal
-    }
-
-    /// Notes how the state about to be expanded was reached.
-    @inlinable @inline(__always)
-    mutating func comingFrom(_ tag: UInt8) {
-        entering = EnteringSlide(tag: tag)
-    }
-
-    @inlinable @inline(__always)
-    mutating func skipKnown(_ count: Int) {
-        examined &+= count
-    }
-
-    @inlinable @inline(__always)
-    mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
-        examined &+= 1
-        let tag = RushHourGeometry.tag(block: block, from: from)
-        guard window.insert(successor, tag: tag) else { return true }
-        if entries.count == entries.capacity { entries.growFrontier() }
-        entries.append(RushHourGeometry.entry(successor, tag: tag))
-        enqueued &+= 1
-        if block == prisoner, to == goalPosition, goalIndex == nil {
-            goalIndex = entries.count - 1
-            return !stopAtGoal
-        }
-        return true
-    }
-
-    /// The bytes the entry array (grown by a quarter at a time: `growFrontier`) and the window
-    /// hold once `adding` more states are stored.
-    @inlinable
-    func bytesHeld(afterAdding adding: Int) -> Int {
-        entries.bytesHeld(afterAdding: adding, growth: 1.25) + window.bytesHeld(afterAdding: adding)
-    }
-
-    /// Once a level is expanded, keeps in the window only the states from `start` on: that
-    /// level and the one just generated, the only ones the next level's successors can meet.
-    @inlinable
-    mutating func slideWindow(keepingFrom start: Int) {
-        peakWindowBytes = max(peakWindowBytes, window.memoryBytes)
-        window.removeAll(reservingFor: entries.count - start)
-        for index in start..<entries.count {
-            let entry = entries[index]
-            _ = window.insert(entry & StateTable.keyMask, tag: RushHourGeometry.tag(of: entry))
-        }
-    }
-
-    /// The moves from the start to the entry at `index`, first move first: each tag names the
-    /// slide back to the parent, which is found by a scan of the level before.
-    @usableFromInline
-    func path(to index: Int, geometry: RushHourGeometry, puzzle: RushHourPuzzle) -> [SolutionMove] {
-        var moves: [SolutionMove] = []
-        var level = levelStarts.lastIndex { $0 <= index }!
-        var entry = entries[index]
-        while RushHourGeometry.tag(of: entry) != RushHourGeometry.rootTag {
-            let key = entry & StateTable.keyMask
-            let (block, previous) = RushHourGeometry.untag(RushHourGeometry.tag(of: entry))
-            let current = RushHourGeometry.position(of: block, in: key)
-            moves.append(geometry.solutionMove(in: puzzle, block: block, from: previous, to: current))
-            let parent = RushHourGeometry.key(key, moving: block, from: current, to: previous)
-            level -= 1
-            entry = entries[levelStarts[level]..<levelStarts[level + 1]].first { $0 & StateTable.keyMask == parent }!
-        }
-        return moves.reversed()
     }
 }
 
@@ -260,3 +204,4 @@ extension Array where Element == UInt64 {
         reserveCapacity(Swift.max(256, capacity + capacity / 4))
     }
 }
+

@@ -34,6 +34,8 @@ struct RushHourGeometry: Sendable {
     @usableFromInline let transposedWalls: UInt64
     /// Where each movable block's line is, for the byte-wide slide computation.
     @usableFromInline let lines: [BlockLine]
+    /// The same lines as the bfs expansion reads them (RushHourBFSExpansion.swift).
+    @usableFromInline let expansionBlocks: [ExpansionBlock]
     /// The prisoner's index among the movable blocks.
     @usableFromInline let prisoner: Int
     /// The prisoner's position when it touches the chute's edge.
@@ -98,10 +100,18 @@ struct RushHourGeometry: Sendable {
         self.walls = walls
         self.transposedWalls = transposedWalls
         self.lines = lines
+        expansionBlocks = lines.indices.map {
+            ExpansionBlock(
+                lines[$0], cellsAtZero: masks[$0 * Self.stride],
+                reachOffset: Self.reachOffset(length: lines[$0].length, lineLength: lines[$0].lineLength))
+        }
         self.prisoner = movable.firstIndex(of: puzzle.prisonerIndex)!
         self.goalPosition = puzzle.goalColumn
         self.startKey = startKey
     }
+
+    /// The most slides a state can have: each block to every other position on its line.
+    @usableFromInline var slidesAtMost: Int { positionCount.reduce(0) { $0 + $1 - 1 } }
 
     static func bit(row: Int, column: Int) -> UInt64 {
         1 << UInt64(row * stride + column)
@@ -156,11 +166,22 @@ struct BlockLine: Sendable {
     /// Bits 8 and up, and the bits past the board's edge: walls at both ends of every line.
     @usableFromInline var edge: UInt64
 
+    /// The line's length: the board's width for a row, its height for a column.
+    @usableFromInline var lineLength: Int
+
     init(_ block: RushHourBlock, lineLength: Int) {
+        self.init(length: block.length, lineLength: lineLength)
         isVertical = block.orientation == .vertical
         shift = UInt64((isVertical ? block.column : block.row) * RushHourGeometry.stride)
-        length = block.length
-        ownBits = (1 << UInt64(block.length)) - 1
+    }
+
+    /// A block of `length` on the first row of a board `lineLength` wide.
+    init(length: Int, lineLength: Int) {
+        isVertical = false
+        shift = 0
+        self.length = length
+        self.lineLength = lineLength
+        ownBits = (1 << UInt64(length)) - 1
         edge = ~((1 << UInt64(lineLength)) - 1)
     }
 }

@@ -1,0 +1,269 @@
+// How `bfs` expands a state: every slide of every block worked out first, with no branch per
+// block or per slide, into a small buffer; then each candidate looked up in the window.
+//
+//   1. per block:  line byte  -> the positions it can reach (a bit each)
+//                  minus the slides that need no lookup (the entering block's, the commuting ones)
+//                  -> up to 6 candidate entries (key and tag) and boards, written as one vector
+//                     each; the buffer's end moves on by how many there are
+//   2. per candidate: insert in the window; the entry and board are written at the queue's end
+//                  whatever the answer, and the end moves on by one if it was new
+//
+// So the only branches left are the loops and the window's own. The board (the occupied cells)
+// of each state of the level being expanded, and of the one being generated, is carried beside
+// the queue: a successor's board is its parent's with one block moved, two xors, where building
+// it from the key took a load per block. Only two levels of boards are held, so they cost a
+// fraction of a state's 16 bytes.
+//
+// Which slides need no lookup (forEachSuccessor explains why, in RushHourGeometry+Successors):
+// the entering block's, and, for blocks numbered below it, those that commute with its slide.
+// A slide commutes when it crosses none of the cells the entering block swept, so those are the
+// slides the block could make were the swept cells occupied: the reach on `board | swept` is
+// taken out of the reach on `board`, and what is left crosses.
+//
+// Tried and lost: (to be measured)
+
+/// The constants of one movable block that the expansion needs, in one 64-byte row.
+@usableFromInline
+struct ExpansionBlock: Sendable {
+    /// `board >> lineShift` brings the line's first cell to bit 0.
+    @usableFromInline var lineShift: UInt64
+    /// The line's cells after that shift: a row's 8 bits, or a column's bit 0 of every byte.
+    @usableFromInline var lineCells: UInt64
+    /// Multiplying the line's cells by this brings them to the top byte, in order.
+    @usableFromInline var gather: UInt64
+    /// The block's own cells at position 0, along its line.
+    @usableFromInline var ownBits: UInt64
+    /// The line's cells on the board.
+    @usableFromInline var lineMask: UInt64
+    /// The line's off-board bits, set: they block like walls.
+    @usableFromInline var edge: UInt64
+    @usableFromInline var length: Int
+    /// The block's cells at position 0, on the board.
+    @usableFromInline var cellsAtZero: UInt64
+    /// Bits between one position's cells and the next, as a shift: 1 along a row, 8 down a column.
+    @usableFromInline var stepShift: UInt64
+    /// Where this block's rows start in the reach table: `reach[offset + position * 256 + line]`.
+    @usableFromInline var reachOffset: Int = 0
+
+    init(_ line: BlockLine, cellsAtZero: UInt64, reachOffset: Int = 0) {
+        self.reachOffset = reachOffset
+        lineShift = line.isVertical ? line.shift / UInt64(RushHourGeometry.stride) : line.shift
+        lineCells = line.isVertical ? 0x0101_0101_0101_0101 : 0xFF
+        gather = line.isVertical ? 0x0102_0408_1020_4080 : 1 << 56
+        lineMask = lineCells &<< lineShift
+        ownBits = line.ownBits
+        edge = line.edge
+        length = line.length
+        self.cellsAtZero = cellsAtZero
+        stepShift = line.isVertical ? 3 : 0
+    }
+
+    /// The line's 8 cells on `board`, as a byte, first cell lowest.
+    @inlinable @inline(__always)
+    func line(on board: UInt64) -> Int {
+        Int(truncatingIfNeeded: (((board &>> lineShift) & lineCells) &* gather) &>> 56)
+    }
+
+    /// The positions a block of this line, now at `position`, can slide to when the line's
+    /// cells are `line`: a bit each. RushHourExpansion looks it up in a table made with this.
+    func reach(line: UInt64, from position: Int) -> UInt64 {
+        let here = UInt64(truncatingIfNeeded: position)
+        let others = (line | edge) & ~(ownBits &<< here)
+        let below = others & ((1 &<< here) &- 1)
+        let lowest = UInt64(truncatingIfNeeded: 64 &- below.leadingZeroBitCount)
+        let highest = here &+ UInt64(truncatingIfNeeded: (others &>> (here &+ UInt64(truncatingIfNeeded: length))).trailingZeroBitCount)
+        return ((2 &<< highest) &- (1 &<< lowest)) & ~(1 &<< here)
+    }
+}
+
+/// Where `expand` writes a state's candidates: room for every slide of 18 blocks, plus a
+/// vector's worth past the last, since each block writes a whole vector.
+@usableFromInline
+struct CandidateBuffer: ~Copyable {
+    @usableFromInline static let capacity = 18 * 7 + 8
+    @usableFromInline let entries = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    @usableFromInline let boards = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    /// The new ones among them, as the search finds them.
+    @usableFromInline let fresh = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+
+    @inlinable
+    init() {}
+
+    @inlinable deinit {
+        entries.deallocate()
+        boards.deallocate()
+        fresh.deallocate()
+    }
+}
+
+/// The per-puzzle tables of the expansion, valid inside `RushHourGeometry.withExpansion`.
+@usableFromInline
+struct RushHourExpansion {
+    @usableFromInline let blocks: UnsafeBufferPointer<ExpansionBlock>
+    @usableFromInline let masks: UnsafeBufferPointer<UInt64>
+    @usableFromInline let spans: UnsafeBufferPointer<UInt64>
+    /// `reachTable[block.reachOffset + position * 256 + line]`: `ExpansionBlock.reach`, looked up.
+    @usableFromInline let reachTable: UnsafeBufferPointer<UInt8>
+    /// `targetLists[m]`: the set bits of `m` (a byte), lowest first, one byte each.
+    @usableFromInline let targetLists: UnsafeBufferPointer<UInt64>
+
+    @inlinable
+    init(
+        blocks: UnsafeBufferPointer<ExpansionBlock>, masks: UnsafeBufferPointer<UInt64>, spans: UnsafeBufferPointer<UInt64>,
+        reachTable: UnsafeBufferPointer<UInt8>, targetLists: UnsafeBufferPointer<UInt64>
+    ) {
+        self.blocks = blocks
+        self.reachTable = reachTable
+        self.masks = masks
+        self.spans = spans
+        self.targetLists = targetLists
+    }
+
+    /// Writes to `buffer` the successors of `entry` (whose cells are `board`) that need a
+    /// lookup, in `forEachSuccessor`'s order, each as a table entry (the key, tagged with the
+    /// slide that made it) and its board. Returns how many, and how many slides there are in all.
+    @inlinable @inline(__always)
+    func expand(_ entry: UInt64, board: UInt64, into buffer: borrowing CandidateBuffer) -> (count: Int, examined: Int) {
+        let key = entry & StateTable.keyMask
+        let tag = RushHourGeometry.tag(of: entry)
+        let entries = buffer.entries
+        let boards = buffer.boards
+        var count = 0
+        var examined = 0
+        var first = 0
+        if tag != RushHourGeometry.rootTag {
+            let (entering, from) = RushHourGeometry.untag(tag)
+            let position = RushHourGeometry.position(of: entering, in: key)
+            let sweep = span(entering, from, position) & ~board
+            let swept = board | sweep
+            for block in 0..<entering {
+                let here = RushHourGeometry.position(of: block, in: key)
+                let all = reach(block, on: board, from: here)
+                examined &+= all.nonzeroBitCount
+                // Only a block whose line the sweep touches has slides that cross it.
+                guard sweep & blocks[block].lineMask != 0 else { continue }
+                let crossing = all & ~reach(block, on: swept, from: here)
+                if crossing != 0 { count = write(block, from: here, to: crossing, key, board, entries, boards, count) }
+            }
+            examined &+= reach(entering, on: board, from: position).nonzeroBitCount
+            first = entering &+ 1
+        }
+        for block in first..<blocks.count {
+            let here = RushHourGeometry.position(of: block, in: key)
+            let all = reach(block, on: board, from: here)
+            examined &+= all.nonzeroBitCount
+            if all != 0 { count = write(block, from: here, to: all, key, board, entries, boards, count) }
+        }
+        return (count, examined)
+    }
+
+    /// Writes one vector of candidates for `block` sliding from `position` to each position in
+    /// `targets`, from `count` on, and returns where they end.
+    @inlinable @inline(__always)
+    func write(
+        _ block: Int, from position: Int, to targets: UInt64, _ key: UInt64, _ board: UInt64,
+        _ entriesOut: UnsafeMutablePointer<UInt64>, _ boardsOut: UnsafeMutablePointer<UInt64>, _ count: Int
+    ) -> Int {
+        let row = blocks[block]
+        let shift = UInt64(truncatingIfNeeded: block &* RushHourGeometry.bitsPerBlock)
+        let here = UInt64(truncatingIfNeeded: position)
+        let tag = UInt64(RushHourGeometry.tag(block: block, from: position)) &<< UInt64(StateTable.keyBits)
+        let base = (key &- (here &<< shift)) | tag
+        let list = SIMD8<UInt64>(truncatingIfNeeded: unsafeBitCast(targetLists[Int(truncatingIfNeeded: targets)], to: SIMD8<UInt8>.self))
+        let entries = SIMD8(repeating: base) &+ (list &<< SIMD8(repeating: shift))
+        let without = board ^ masks[block &* RushHourGeometry.stride &+ position]
+        let boards = SIMD8(repeating: without) | (SIMD8(repeating: row.cellsAtZero) &<< (list &<< SIMD8(repeating: row.stepShift)))
+        UnsafeMutableRawPointer(entriesOut + count).storeBytes(of: entries, as: SIMD8<UInt64>.self)
+        UnsafeMutableRawPointer(boardsOut + count).storeBytes(of: boards, as: SIMD8<UInt64>.self)
+        return count &+ targets.nonzeroBitCount
+    }
+
+    /// The positions `block`, now at `position`, can slide to on `board`: a bit each.
+    @inlinable @inline(__always)
+    func reach(_ block: Int, on board: UInt64, from position: Int) -> UInt64 {
+        let row = blocks[block]
+        return UInt64(reachTable[row.reachOffset &+ position &<< 8 &+ row.line(on: board)])
+    }
+
+    /// The cells a block covers at some position from `a` to `b`, in either order.
+    @inlinable @inline(__always)
+    func span(_ block: Int, _ a: Int, _ b: Int) -> UInt64 {
+        spans[(block &* RushHourGeometry.stride &+ min(a, b)) &* RushHourGeometry.stride &+ max(a, b)]
+    }
+
+    /// The slides examined up to and including `block`'s slide to `target`, when expanding
+    /// `entry`: what `expand` counts, cut at a goal as `forEachSuccessor` stops there.
+    @usableFromInline
+    func examined(_ entry: UInt64, board: UInt64, through block: Int, to target: Int) -> Int {
+        let key = entry & StateTable.keyMask
+        var examined = 0
+        for earlier in 0..<block {
+            examined += reach(earlier, on: board, from: RushHourGeometry.position(of: earlier, in: key)).nonzeroBitCount
+        }
+        let reach = reach(block, on: board, from: RushHourGeometry.position(of: block, in: key))
+        return examined + (reach & ((2 << UInt64(target)) - 1)).nonzeroBitCount
+    }
+
+    /// The cells `key` occupies, walls included.
+    @inlinable @inline(__always)
+    func board(of key: UInt64, walls: UInt64) -> UInt64 {
+        var board = walls
+        for block in 0..<blocks.count {
+            board |= masks[block &* RushHourGeometry.stride &+ RushHourGeometry.position(of: block, in: key)]
+        }
+        return board
+    }
+}
+
+extension RushHourGeometry {
+    /// The reach table: one 2 KiB part per kind of line (a block length and a line length, up
+    /// to 8 each), at `reachOffset(length:lineLength:)`, filled from `ExpansionBlock.reach`. Built
+    /// once a process: per puzzle it cost 3% of a database run.
+    @usableFromInline static let reachTable: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 64 * 2048)
+        for lineLength in 1...8 {
+            for length in 1...lineLength {
+                let line = BlockLine(length: length, lineLength: lineLength)
+                let block = ExpansionBlock(line, cellsAtZero: 0)
+                let offset = reachOffset(length: length, lineLength: lineLength)
+                for position in 0...(lineLength - length) {
+                    for cells in 0..<256 {
+                        table[offset + position << 8 + cells] = UInt8(block.reach(line: UInt64(cells), from: position))
+                    }
+                }
+            }
+        }
+        return table
+    }()
+
+    static func reachOffset(length: Int, lineLength: Int) -> Int {
+        ((lineLength - 1) * 8 + length - 1) * 2048
+    }
+
+    /// `targetLists` of RushHourExpansion: for each set of positions, its members lowest first,
+    /// a byte each. At most 7 members: a block is at least 1 long, on a line of at most 8.
+    @usableFromInline static let targetLists: [UInt64] = (0..<256).map { set in
+        var list: UInt64 = 0
+        var byte: UInt64 = 0
+        for member in 0..<8 where set >> member & 1 == 1 {
+            list |= UInt64(member) << (8 * byte)
+            byte += 1
+        }
+        return list
+    }
+
+    @inlinable
+    func withExpansion<R>(_ body: (RushHourExpansion) -> R) -> R {
+        expansionBlocks.withUnsafeBufferPointer { blocks in
+            masks.withUnsafeBufferPointer { masks in
+                spans.withUnsafeBufferPointer { spans in
+                    Self.reachTable.withUnsafeBufferPointer { reach in
+                        Self.targetLists.withUnsafeBufferPointer { lists in
+                            body(RushHourExpansion(blocks: blocks, masks: masks, spans: spans, reachTable: reach, targetLists: lists))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
