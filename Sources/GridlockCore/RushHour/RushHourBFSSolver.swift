@@ -3,19 +3,23 @@
 //   entries: [L0][ L1 ][  L2  ][   L3   ][ L4, growing ->    ]   every state, with its tag
 //                              ^ expanding L3 (levelStart)
 //   window:              {  L2  ∪   L3   ∪   L4 so far  }        a hash set of three levels
+//   boards:                        [ L3 left | L4 so far ]       the queue's occupied cells
 //
 // Moves are reversible, so a successor of a level-L state is at level L-1, L or L+1: the hash
 // set that tells new states from old needs those three levels only, not every state seen. It is
-// rebuilt from the entry array at each level, a quarter to half full, so lookups (about three
-// per new state, most of them already there) probe less and stay in cache. Older levels live only in
-// the entry array, which also serves as the queue and holds each state's tag: the path back
-// from the goal looks each parent up in its level.
+// rebuilt from the entries at each level, a third full, so lookups (about five per new state,
+// most of them already there) probe less and stay in cache. Older levels live only in the
+// entries (RushHourBFSStates.swift), which also serve as the queue and hold each state's tag:
+// the path back from the goal looks each parent up in its level.
+//
+// Each state is expanded in two passes (RushHourBFSExpansion.swift): every block's slides from
+// a table into a buffer, with no branch per slide, then the lookups. Slides that provably lead
+// to stored states or to a state another parent hands over (the entering block's own, and
+// those that commute with its slide: `forEachSuccessor` explains why) are counted as examined
+// but never looked up; without that skip the search took 186 µs a rush_18k puzzle, not 127.
 //
 // As in the guide, a board is tested for the goal when it is generated, and the search stops
-// at the first goal, which is optimal because levels are generated in order. Slides that
-// provably lead to stored states or to a state another parent hands over (the entering
-// block's own, and those that commute with its slide: `forEachSuccessor`) are counted as
-// examined but never looked up.
+// at the first goal, which is optimal because levels are generated in order.
 //
 // The window is a type parameter so that the same search runs on two tables: StateTable, on
 // every CPU, and a bucket table probed with one SIMD compare, compiled for x86-64-v4 in
@@ -44,7 +48,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
         _ puzzle: RushHourPuzzle, options: SolveOptions, window: Window.Type
     ) -> SolveResult {
         let geometry = RushHourGeometry(puzzle)
-        var search = BFSStates<Window>()
+        var search = BFSStates<Window>(keyBits: geometry.lines.count * RushHourGeometry.bitsPerBlock)
         var statistics = SearchStatistics()
         search.entries.append(RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag))
         _ = search.window.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
@@ -63,15 +67,14 @@ public struct RushHourBFSSolver: PuzzleSolver {
 
         var levels = LevelCounters()
         var cutoff: CutoffReason?
-        let prisonerShift = UInt64(geometry.prisoner * RushHourGeometry.bitsPerBlock)
-        let goalPosition = UInt64(geometry.goalPosition)
+        let goal = GoalTest(geometry)
         let stopAtGoal = !options.exploreWholeCluster
         // The states the expansions between two checks can add: this puzzle's most slides a
         // state has, rather than any puzzle's, since the boards count too.
         let growthMargin = SolveOptions.cancellationInterval * geometry.slidesAtMost
         let buffer = CandidateBuffer()
         geometry.withExpansion { expansion in
-            search.boards[0] = expansion.board(of: geometry.startKey, walls: geometry.walls)
+            search.boards.append(expansion.board(of: geometry.startKey, walls: geometry.walls))
             var expanded = 0
             var examined = 0
             var levelStart = 0
@@ -82,44 +85,24 @@ public struct RushHourBFSSolver: PuzzleSolver {
                     if expanded % SolveOptions.cancellationInterval == 0 {
                         if options.isCancelled() { cutoff = options.stopReason; break levelLoop }
                         if search.count > options.maxStates { cutoff = .maxStates; break levelLoop }
-                        if options.overBudget(search.bytesHeld(afterAdding: growthMargin, levelEnd: levelEnd)) {
+                        if options.overBudget(search.bytesHeld(afterAdding: growthMargin)) {
                             cutoff = .memoryBudget; break levelLoop
                         }
                     }
                     expanded &+= 1
                     let entry = search.entries[position]
-                    let board = search.boards[position &- levelStart]
+                    let board = search.boards.popFront()
                     let (candidates, slides) = expansion.expand(entry, board: board, into: buffer)
-                    search.reserveBoards(candidates, levelEnd: levelEnd)
-                    // Each candidate is written to the next free place whether new or not, and the
-                    // place moves on only for a new one; the new ones are then appended. The goal
-                    // test looks at the prisoner first: almost never at the goal, so it is well
-                    // predicted, where whether a candidate is new is a coin toss.
-                    let nextBoards = search.nextBoards + (search.count - levelEnd)
-                    var added = 0
-                    var goalAt = -1
-                    for index in 0..<candidates {
-                        let candidate = buffer.entries[index]
-                        let key = candidate & StateTable.keyMask
-                        let isNew = search.window.insert(key, tag: RushHourGeometry.tag(of: candidate))
-                        buffer.fresh[added] = candidate
-                        nextBoards[added] = buffer.boards[index]
-                        added &+= isNew ? 1 : 0
-                        if (key &>> prisonerShift) & RushHourGeometry.positionMask == goalPosition, isNew, search.goalIndex == nil {
-                            search.goalIndex = search.count &+ added &- 1
-                            goalAt = index
-                            if stopAtGoal { break }
-                        }
-                    }
-                    for index in 0..<added { search.entries.append(buffer.fresh[index]) }
+                    let goalAt = search.queueNew(buffer, count: candidates, goal: goal, stopAtGoal: stopAtGoal)
                     let queued = levelEnd - position - 1 + search.count - levelEnd
                     statistics.maxQueue = max(statistics.maxQueue, queued)
-                    if goalAt >= 0 && stopAtGoal {
+                    if goalAt != nil && stopAtGoal {
+                        // Cut where the guide's search stops: at the goal's slide.
                         examined += expansion.examined(entry, board: board, through: geometry.prisoner, to: geometry.goalPosition)
                     } else {
                         examined &+= slides
                     }
-                    if goalAt >= 0 {
+                    if goalAt != nil {
                         var snapshot = statistics
                         var partialLevel = levels
                         var examinedAtGoal = examined
@@ -204,4 +187,5 @@ extension Array where Element == UInt64 {
         reserveCapacity(Swift.max(256, capacity + capacity / 4))
     }
 }
+
 

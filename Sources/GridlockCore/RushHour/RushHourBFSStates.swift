@@ -1,34 +1,49 @@
 // What `bfs` holds while it searches, and how that stays under 16 bytes a state.
 //
-//   entries:  every state generated, key and tag, 8 bytes      [chunk 0][chunk 1][chunk 2][..
-//   window:   the last three levels, a hash set at 1/3 to 4/5 full
-//   boards:   the cells of each state of the level being expanded and of the one being generated
+//   entries:  every state generated, key and tag packed in 6 to 8 bytes, in chunks
+//   window:   the last three levels, a hash set at 1/3 to 4/5 full (6 bytes a state)
+//   boards:   the cells of the states in the queue, in a ring (BoardRing.swift)
 //
-// The entries are most of it, so they are kept in chunks of 2,048 (16 KiB), allocated as they
-// fill: a search holds at most one chunk it has not filled, and no entry is ever copied. An
-// array grown by a quarter at a time held up to 25% more than it used (9.6 bytes a state on a
-// 270,068-state cluster, where chunks hold 8.1), and every growth copied it all. The first
-// chunk starts at 256 entries and grows by a quarter up to its full size: most database
-// clusters are a few thousand states.
+// The entries are most of it. A key takes 3 bits a movable block and the tag 8, so a puzzle of
+// up to 13 movable blocks packs an entry in 6 bytes, up to 16 in 7: each is written as 8 bytes
+// at 6 or 7 bytes from the last, over the next one's place, which is written after it. They
+// are kept in chunks of 512, allocated as they fill: a search holds at most one chunk it has
+// not filled, and no entry is ever copied. An array grown by a quarter at a time held up to
+// 25% more than it used (9.6 bytes a state on a 270,068-state cluster), and every growth copied
+// it all. The first chunk starts at 64 entries and grows by a quarter up to its full size.
+// Packed, rush_18k holds 14.4 bytes a state; with 8-byte entries in an array and a board array
+// per level, it held 18.4.
 
-/// Every state a search generated, as table entries, in chunks: `self[i]` is entry i.
+/// Every state a search generated, as table entries (`RushHourGeometry.entry`), packed, in
+/// chunks: `self[i]` is entry i.
 @usableFromInline
 struct EntryStore: ~Copyable {
-    @usableFromInline static let chunkShift = 11
+    @usableFromInline static let chunkShift = 9
     @usableFromInline static let chunkSize = 1 << chunkShift
 
-    @usableFromInline var chunks: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>>
+    /// Bytes an entry takes.
+    @usableFromInline let stride: Int
+    /// Bits of the key: the tag is stored just above them.
+    @usableFromInline let keyBits: UInt64
+    @usableFromInline var chunks: UnsafeMutablePointer<UnsafeMutableRawPointer>
     @usableFromInline var chunkSlots: Int
     @usableFromInline var chunkCount = 1
     /// The first chunk's size, until it is full size.
-    @usableFromInline var firstChunkSize = 256
+    @usableFromInline var firstChunkSize = 64
     @usableFromInline var count = 0
+    @usableFromInline var capacity = 64
+    /// The last chunk, offset so that entry i is at `writing + i * stride`.
+    @usableFromInline var writing: UnsafeMutableRawPointer
 
+    /// Entries whose keys take `keyBits` bits.
     @inlinable
-    init() {
-        chunkSlots = 16
+    init(keyBits: Int) {
+        self.keyBits = UInt64(keyBits)
+        stride = (keyBits + 8 + 7) / 8
+        chunkSlots = 4
         chunks = .allocate(capacity: chunkSlots)
-        chunks[0] = .allocate(capacity: firstChunkSize)
+        chunks[0] = Self.allocateChunk(firstChunkSize, stride: stride)
+        writing = chunks[0]
     }
 
     @inlinable deinit {
@@ -36,12 +51,15 @@ struct EntryStore: ~Copyable {
         chunks.deallocate()
     }
 
+    /// Room for `size` entries, and for the last one's 8-byte write.
     @inlinable
-    var capacity: Int { chunkCount == 1 ? firstChunkSize : chunkCount << Self.chunkShift }
+    static func allocateChunk(_ size: Int, stride: Int) -> UnsafeMutableRawPointer {
+        .allocate(byteCount: size * stride + 8 - stride, alignment: 8)
+    }
 
     /// Bytes allocated: the chunks and the table of chunks.
     @inlinable
-    var memoryBytes: Int { capacity * 8 + chunkSlots * 8 }
+    var memoryBytes: Int { capacity * stride + chunkCount * (8 - stride) + chunkSlots * 8 }
 
     /// Bytes allocated once `adding` more entries are stored.
     @inlinable
@@ -49,18 +67,24 @@ struct EntryStore: ~Copyable {
         let needed = count + adding
         guard needed > capacity else { return memoryBytes }
         let chunksNeeded = (needed + Self.chunkSize - 1) >> Self.chunkShift
-        return chunksNeeded * Self.chunkSize * 8 + max(chunkSlots, chunksNeeded) * 8
+        return chunksNeeded * (Self.chunkSize * stride + 8) + max(chunkSlots, chunksNeeded) * 8
     }
 
     @inlinable
     subscript(index: Int) -> UInt64 {
-        @inline(__always) get { chunks[index &>> Self.chunkShift][index & (Self.chunkSize &- 1)] }
+        @inline(__always) get {
+            let chunk = chunks[index &>> Self.chunkShift]
+            let packed = chunk.loadUnaligned(fromByteOffset: (index & (Self.chunkSize &- 1)) &* stride, as: UInt64.self)
+            let key = packed & ((1 &<< keyBits) &- 1)
+            return key | (packed &>> keyBits & 0xFF) &<< UInt64(StateTable.keyBits)
+        }
     }
 
     @inlinable @inline(__always)
     mutating func append(_ entry: UInt64) {
         if count == capacity { grow() }
-        chunks[count &>> Self.chunkShift][count & (Self.chunkSize &- 1)] = entry
+        let packed = entry & StateTable.keyMask | UInt64(RushHourGeometry.tag(of: entry)) &<< keyBits
+        writing.storeBytes(of: packed, toByteOffset: count &* stride, as: UInt64.self)
         count &+= 1
     }
 
@@ -69,22 +93,44 @@ struct EntryStore: ~Copyable {
     mutating func grow() {
         if chunkCount == 1, firstChunkSize < Self.chunkSize {
             let size = min(Self.chunkSize, firstChunkSize + firstChunkSize / 4)
-            let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
-            grown.moveInitialize(from: chunks[0], count: count)
+            let grown = Self.allocateChunk(size, stride: stride)
+            grown.copyMemory(from: chunks[0], byteCount: count * stride)
             chunks[0].deallocate()
             chunks[0] = grown
             firstChunkSize = size
+            capacity = size
+            writing = grown
             return
         }
         if chunkCount == chunkSlots {
-            let grown = UnsafeMutablePointer<UnsafeMutablePointer<UInt64>>.allocate(capacity: chunkSlots * 2)
+            let grown = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: chunkSlots * 2)
             grown.moveInitialize(from: chunks, count: chunkCount)
             chunks.deallocate()
             chunks = grown
             chunkSlots *= 2
         }
-        chunks[chunkCount] = .allocate(capacity: Self.chunkSize)
+        chunks[chunkCount] = Self.allocateChunk(Self.chunkSize, stride: stride)
+        writing = chunks[chunkCount] - (chunkCount << Self.chunkShift) * stride
         chunkCount += 1
+        capacity = chunkCount << Self.chunkShift
+    }
+}
+
+/// Whether a key has the prisoner at the goal.
+@usableFromInline
+struct GoalTest {
+    @usableFromInline let prisonerShift: UInt64
+    @usableFromInline let goalPosition: UInt64
+
+    @inlinable
+    init(_ geometry: RushHourGeometry) {
+        prisonerShift = UInt64(geometry.prisoner * RushHourGeometry.bitsPerBlock)
+        goalPosition = UInt64(geometry.goalPosition)
+    }
+
+    @inlinable @inline(__always)
+    func isGoal(_ key: UInt64) -> Bool {
+        (key &>> prisonerShift) & RushHourGeometry.positionMask == goalPosition
     }
 }
 
@@ -92,7 +138,7 @@ struct EntryStore: ~Copyable {
 /// the boards of the level being expanded and of the one being generated.
 @usableFromInline
 struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
-    @usableFromInline var entries = EntryStore()
+    @usableFromInline var entries: EntryStore
     /// Where each level starts in `entries`, the level being generated included.
     @usableFromInline var levelStarts: [Int] = [0]
     /// The states of the level being expanded, the one before and the one being generated.
@@ -100,58 +146,24 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
     @usableFromInline var window = Window(initialSlots: 256)
     /// The most bytes the window held.
     @usableFromInline var peakWindowBytes = 0
-    /// `boards[i]`: the cells of the expanded level's state i; `nextBoards`, the same for the
-    /// level being generated.
-    @usableFromInline var boards: UnsafeMutablePointer<UInt64>
-    @usableFromInline var boardCapacity: Int
-    @usableFromInline var nextBoards: UnsafeMutablePointer<UInt64>
-    @usableFromInline var nextBoardCapacity: Int
-    /// The most bytes the two board arrays held together.
-    @usableFromInline var peakBoardBytes = 0
+    /// The boards of the states in the queue.
+    @usableFromInline var boards = BoardRing()
     /// Where the first goal generated is in `entries`.
     @usableFromInline var goalIndex: Int?
 
+    /// For a puzzle whose keys take `keyBits` bits.
     @inlinable
-    init() {
-        boardCapacity = 32
-        boards = .allocate(capacity: boardCapacity)
-        nextBoardCapacity = 32
-        nextBoards = .allocate(capacity: nextBoardCapacity)
-        peakBoardBytes = (boardCapacity + nextBoardCapacity) * 8
-    }
-
-    @inlinable deinit {
-        boards.deallocate()
-        nextBoards.deallocate()
+    init(keyBits: Int) {
+        entries = EntryStore(keyBits: keyBits)
     }
 
     @inlinable
     var count: Int { entries.count }
 
-    /// Room for `more` boards past the end of the level that starts at `levelEnd`.
-    @inlinable @inline(__always)
-    mutating func reserveBoards(_ more: Int, levelEnd: Int) {
-        if count &- levelEnd &+ more > nextBoardCapacity { growNextBoards(count - levelEnd + more, keeping: count - levelEnd) }
-    }
-
-    /// Grows the next level's boards by a quarter: memory per state is a target.
-    @usableFromInline @inline(never)
-    mutating func growNextBoards(_ needed: Int, keeping kept: Int) {
-        nextBoardCapacity = max(needed, nextBoardCapacity + nextBoardCapacity / 4)
-        let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: nextBoardCapacity)
-        grown.moveInitialize(from: nextBoards, count: kept)
-        nextBoards.deallocate()
-        nextBoards = grown
-        peakBoardBytes = max(peakBoardBytes, (boardCapacity + nextBoardCapacity) * 8)
-    }
-
-    /// Once the level from `start` is expanded, and the next one complete: the boards of the
-    /// new level become the ones to expand, and the window keeps only those two levels, the
-    /// only ones the next level's successors can meet.
+    /// Once the level from `start` is expanded, and the next one complete: the window keeps
+    /// only those two levels, the only ones the next level's successors can meet.
     @inlinable
     mutating func endLevel(expanded start: Int) {
-        swap(&boards, &nextBoards)
-        swap(&boardCapacity, &nextBoardCapacity)
         peakWindowBytes = max(peakWindowBytes, window.memoryBytes)
         window.removeAll(reservingFor: count - start)
         for index in start..<count {
@@ -160,17 +172,45 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
         }
     }
 
+    /// Looks up the `count` candidates in `buffer` and queues the new ones with their boards.
+    /// Each is written to the next free place whether new or not, and the place moves on only
+    /// for a new one. Returns the index of the first goal among them, the first goal of the
+    /// search, after which it stops if `stopAtGoal`. The goal test looks at the prisoner first:
+    /// almost never at the goal, so well predicted, where whether a candidate is new is a coin toss.
+    @inlinable @inline(__always)
+    mutating func queueNew(_ buffer: borrowing CandidateBuffer, count candidates: Int, goal: GoalTest, stopAtGoal: Bool) -> Int? {
+        var added = 0
+        var goalAt: Int?
+        for index in 0..<candidates {
+            let candidate = buffer.entries[index]
+            let key = candidate & StateTable.keyMask
+            let isNew = window.insert(key, tag: RushHourGeometry.tag(of: candidate))
+            buffer.fresh[added] = candidate
+            buffer.freshBoards[added] = buffer.boards[index]
+            added &+= isNew ? 1 : 0
+            if goal.isGoal(key), isNew, goalIndex == nil {
+                goalIndex = count &+ added &- 1
+                goalAt = index
+                if stopAtGoal { break }
+            }
+        }
+        for index in 0..<added {
+            entries.append(buffer.fresh[index])
+            boards.append(buffer.freshBoards[index])
+        }
+        return goalAt
+    }
+
     /// The bytes held once `adding` more states are stored, growth included.
     @inlinable
-    func bytesHeld(afterAdding adding: Int, levelEnd: Int) -> Int {
-        let boardBytes = (boardCapacity + max(nextBoardCapacity, count - levelEnd + adding)) * 8
-        return entries.bytesHeld(afterAdding: adding) + boardBytes + window.bytesHeld(afterAdding: adding)
+    func bytesHeld(afterAdding adding: Int) -> Int {
+        entries.bytesHeld(afterAdding: adding) + boards.bytesHeld(afterAdding: adding) + window.bytesHeld(afterAdding: adding)
     }
 
     /// The most bytes held: entries, the window at its largest, the boards at their largest.
     @inlinable
     var memoryBytes: Int {
-        entries.memoryBytes + max(peakWindowBytes, window.memoryBytes) + peakBoardBytes
+        entries.memoryBytes + max(peakWindowBytes, window.memoryBytes) + boards.peakBytes
     }
 
     /// The moves from the start to the entry at `index`, first move first: each tag names the

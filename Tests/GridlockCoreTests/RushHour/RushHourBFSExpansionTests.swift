@@ -1,0 +1,111 @@
+// bfs's expansion against forEachSuccessor, the reference for which slides are looked up and
+// in what order; and the two stores it keeps its states in, against plain arrays.
+
+@testable import GridlockCore
+import Testing
+
+@Suite("bfs expansion and its stores")
+struct RushHourBFSExpansionTests {
+    /// Records what forEachSuccessor hands over and counts what it skips.
+    struct Recorder: SuccessorVisitor {
+        var entering: EnteringSlide
+        var visited: [UInt64] = []
+        var skipped = 0
+
+        mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
+            visited.append(RushHourGeometry.entry(successor, tag: RushHourGeometry.tag(block: block, from: from)))
+            return true
+        }
+
+        mutating func skipKnown(_ count: Int) { skipped += count }
+    }
+
+    @Test("on random boards of every size, each state entered by each of its slides: the same candidates in the same order, their boards, the same count of slides")
+    func expansionMatchesForEachSuccessor() throws {
+        var random = RandomBoards(seed: 23)
+        var compared = 0
+        for (width, height) in [(6, 6), (4, 4), (5, 7), (7, 5), (8, 8), (3, 6)] {
+            for puzzle in random.boards(count: 25, width: width, height: height) {
+                let geometry = RushHourGeometry(puzzle)
+                // States a few slides from the start, each with the slide that reached it.
+                var states = [RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)]
+                var frontier = states
+                for _ in 0..<3 {
+                    var next: [UInt64] = []
+                    for entry in frontier {
+                        var recorder = Recorder(entering: .none)
+                        geometry.withTables { _ = $0.forEachSuccessor(of: entry & StateTable.keyMask, &recorder) }
+                        next += recorder.visited.prefix(4)
+                    }
+                    states += next
+                    frontier = next
+                }
+                geometry.withExpansion { expansion in
+                    geometry.withTables { tables in
+                        let buffer = CandidateBuffer()
+                        for entry in states {
+                            let key = entry & StateTable.keyMask
+                            let board = expansion.board(of: key, walls: geometry.walls)
+                            let (count, examined) = expansion.expand(entry, board: board, into: buffer)
+                            var recorder = Recorder(entering: EnteringSlide(tag: RushHourGeometry.tag(of: entry)))
+                            _ = tables.forEachSuccessor(of: key, &recorder)
+                            let candidates = (0..<count).map { buffer.entries[$0] }
+                            #expect(candidates == recorder.visited)
+                            #expect(examined == recorder.visited.count + recorder.skipped)
+                            for index in 0..<count {
+                                #expect(buffer.boards[index] == expansion.board(of: candidates[index] & StateTable.keyMask, walls: geometry.walls))
+                            }
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(compared > 1_000)
+    }
+
+    @Test("entries read back as written, packed in 6, 7 and 8 bytes, through the first chunk's growth and past many chunks", arguments: [39, 48, 54])
+    func entryStore(keyBits: Int) {
+        var store = EntryStore(keyBits: keyBits)
+        var random = RandomBoards(seed: UInt64(keyBits))
+        var written: [UInt64] = []
+        for _ in 0..<(5 * EntryStore.chunkSize + 77) {
+            let key = random.next() & ((1 << UInt64(keyBits)) - 1)
+            let entry = RushHourGeometry.entry(key, tag: UInt8(truncatingIfNeeded: random.next()))
+            store.append(entry)
+            written.append(entry)
+        }
+        #expect(store.count == written.count)
+        #expect((0..<written.count).allSatisfy { store[$0] == written[$0] })
+        #expect(store.stride == (keyBits + 15) / 8)
+        #expect(store.memoryBytes < written.count * store.stride + EntryStore.chunkSize * store.stride + 512)
+    }
+
+    @Test("the board ring gives back what it was given, in order, through wrapping and growth")
+    func boardRing() {
+        var ring = BoardRing()
+        var random = RandomBoards(seed: 5)
+        var queue: [UInt64] = []
+        var front = 0
+        for round in 0..<2_000 {
+            // Bursts that fill faster than they drain, then drain: the back wraps past the front's
+            // start, and the ring grows while wrapped.
+            let pushes = round % 50 < 30 ? random.below(6) : random.below(2)
+            for _ in 0..<pushes {
+                let board = random.next()
+                ring.append(board)
+                queue.append(board)
+            }
+            for _ in 0..<random.below(4) where front < queue.count {
+                #expect(ring.popFront() == queue[front])
+                front += 1
+            }
+            #expect(ring.count == queue.count - front)
+        }
+        while front < queue.count {
+            #expect(ring.popFront() == queue[front])
+            front += 1
+        }
+        #expect(ring.peakBytes >= ring.capacity * 8)
+    }
+}
