@@ -189,3 +189,4 @@ extension Array where Element == UInt64 {
 }
 
 
+
