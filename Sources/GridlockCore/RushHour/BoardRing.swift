@@ -62,8 +62,8 @@ struct BoardRing: ~Copyable {
         let size = max(needed, capacity + capacity / 4)
         let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
         let first = min(count, capacity - front)
-        grown.update(from: slots + front, count: first)
-        (grown + first).update(from: slots, count: count - first)
+        grown.initialize(from: slots + front, count: first)
+        (grown + first).initialize(from: slots, count: count - first)
         slots.deallocate()
         slots = grown
         capacity = size

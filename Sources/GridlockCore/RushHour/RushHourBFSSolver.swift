@@ -7,8 +7,8 @@
 //
 // Moves are reversible, so a successor of a level-L state is at level L-1, L or L+1: the hash
 // set that tells new states from old needs those three levels only, not every state seen. It is
-// rebuilt from the entries at each level, a third full, so lookups (about five per new state,
-// most of them already there) probe less and stay in cache. Older levels live only in the
+// rebuilt from the entries, a third full, at the end of each level where it is over half full,
+// so lookups (about five per new state, most of them already there) probe less and stay in cache. Older levels live only in the
 // entries (RushHourBFSStates.swift), which also serve as the queue and hold each state's tag:
 // the path back from the goal looks each parent up in its level.
 //

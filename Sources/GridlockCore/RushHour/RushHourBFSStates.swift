@@ -1,11 +1,11 @@
 // What `bfs` holds while it searches, and how that stays under 16 bytes a state.
 //
-//   entries:  every state generated, key and tag packed in 6 to 8 bytes, in chunks
-//   window:   the last three levels, a hash set at 1/3 to 4/5 full (6 bytes a state)
+//   entries:  every state generated, key and tag packed in 2 to 8 bytes, in chunks
+//   window:   the last three levels (older ones too while small), a hash set at 1/3 to 4/5 full
 //   boards:   the cells of the states in the queue, in a ring (BoardRing.swift)
 //
 // The entries are most of it. A key takes 3 bits a movable block and the tag 8, so a puzzle of
-// up to 13 movable blocks packs an entry in 6 bytes, up to 16 in 7: each is written as 8 bytes
+// up to 13 movable blocks packs an entry in 6 bytes (fewer blocks, fewer bytes), up to 16 in 7: each is written as 8 bytes
 // at 6 or 7 bytes from the last, over the next one's place, which is written after it. They
 // are kept in chunks of 512, allocated as they fill: a search holds at most one chunk it has
 // not filled, and no entry is ever copied. An array grown by a quarter at a time held up to

@@ -64,7 +64,72 @@ struct RushHourBFSExpansionTests {
         #expect(compared > 1_000)
     }
 
-    @Test("entries read back as written, packed in 6, 7 and 8 bytes, through the first chunk's growth and past many chunks", arguments: [39, 48, 54])
+    /// forEachSuccessor's visitor that stops at the prisoner's slide to the goal, as the
+    /// search stops at its first goal.
+    struct GoalRecorder: SuccessorVisitor {
+        var entering: EnteringSlide
+        let prisoner: Int
+        let goal: Int
+        var examined = 0
+        var reachedGoal = false
+
+        mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
+            examined += 1
+            if block == prisoner, to == goal {
+                reachedGoal = true
+                return false
+            }
+            return true
+        }
+
+        mutating func skipKnown(_ count: Int) { examined += count }
+    }
+
+    @Test("cut at the goal's slide, the count of slides is forEachSuccessor's, the prisoner numbered below or above the block that entered")
+    func examinedThroughGoal() throws {
+        var random = RandomBoards(seed: 31)
+        var compared = 0
+        var prisonerBelowEntering = 0
+        var prisonerAboveEntering = 0
+        // Random boards number the prisoner first; the database's lines, where its letter comes.
+        var puzzles = Fixtures.rushHour(Fixtures.spread)
+        for (width, height) in [(6, 6), (5, 7), (8, 8), (4, 4)] {
+            puzzles += random.boards(count: 60, width: width, height: height)
+        }
+        for puzzle in puzzles {
+            let geometry = RushHourGeometry(puzzle)
+            // The start and every state one or two slides from it, with the slide that reached it.
+            var states = [RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)]
+            var first = Recorder(entering: .none)
+            geometry.withTables { _ = $0.forEachSuccessor(of: geometry.startKey, &first) }
+            for entry in first.visited {
+                var second = Recorder(entering: EnteringSlide(tag: RushHourGeometry.tag(of: entry)))
+                geometry.withTables { _ = $0.forEachSuccessor(of: entry & StateTable.keyMask, &second) }
+                states += [entry] + second.visited
+            }
+            geometry.withExpansion { expansion in
+                geometry.withTables { tables in
+                    for entry in states {
+                        let key = entry & StateTable.keyMask
+                        let entering = EnteringSlide(tag: RushHourGeometry.tag(of: entry))
+                        var recorder = GoalRecorder(entering: entering, prisoner: geometry.prisoner, goal: geometry.goalPosition)
+                        _ = tables.forEachSuccessor(of: key, &recorder)
+                        guard recorder.reachedGoal else { continue }
+                        let board = expansion.board(of: key, walls: geometry.walls)
+                        #expect(expansion.examined(entry, board: board, through: geometry.prisoner, to: geometry.goalPosition) == recorder.examined)
+                        compared += 1
+                        if geometry.prisoner < entering.block { prisonerBelowEntering += 1 }
+                        if geometry.prisoner > entering.block, entering.block >= 0 { prisonerAboveEntering += 1 }
+                    }
+                }
+            }
+        }
+        #expect(compared > 200)
+        #expect(prisonerBelowEntering > 20)
+        #expect(prisonerAboveEntering > 20)
+    }
+
+    @Test("entries read back as written, packed in 2 to 8 bytes, through the first chunk's growth and past many chunks", arguments: [3, 6, 15, 30, 39, 48, 54])
     func entryStore(keyBits: Int) {
         var store = EntryStore(keyBits: keyBits)
         var random = RandomBoards(seed: UInt64(keyBits))
