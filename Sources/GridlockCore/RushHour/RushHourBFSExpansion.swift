@@ -115,12 +115,12 @@ struct CandidateBuffer: ~Copyable {
     }
 }
 
-/// The per-puzzle tables of the expansion, valid inside `RushHourGeometry.withExpansion`.
+/// The per-puzzle tables of the expansion, valid inside `RushHourGeometry.withExpansion`: the
+/// move generator's (cells by position, spans), and the expansion's own.
 @usableFromInline
 struct RushHourExpansion {
+    @usableFromInline let tables: RushHourTables
     @usableFromInline let blocks: UnsafeBufferPointer<ExpansionBlock>
-    @usableFromInline let masks: UnsafeBufferPointer<UInt64>
-    @usableFromInline let spans: UnsafeBufferPointer<UInt64>
     /// `reachTable[block.reachOffset + position * 256 + line]`: `ExpansionBlock.reach`, looked up.
     @usableFromInline let reachTable: UnsafeBufferPointer<UInt8>
     /// `targetLists[m]`: the set bits of `m` (a byte), lowest first, one byte each.
@@ -128,13 +128,12 @@ struct RushHourExpansion {
 
     @inlinable
     init(
-        blocks: UnsafeBufferPointer<ExpansionBlock>, masks: UnsafeBufferPointer<UInt64>, spans: UnsafeBufferPointer<UInt64>,
-        reachTable: UnsafeBufferPointer<UInt8>, targetLists: UnsafeBufferPointer<UInt64>
+        tables: RushHourTables, blocks: UnsafeBufferPointer<ExpansionBlock>, reachTable: UnsafeBufferPointer<UInt8>,
+        targetLists: UnsafeBufferPointer<UInt64>
     ) {
+        self.tables = tables
         self.blocks = blocks
         self.reachTable = reachTable
-        self.masks = masks
-        self.spans = spans
         self.targetLists = targetLists
     }
 
@@ -153,7 +152,7 @@ struct RushHourExpansion {
         if tag != RushHourGeometry.rootTag {
             let (entering, from) = RushHourGeometry.untag(tag)
             let position = RushHourGeometry.position(of: entering, in: key)
-            let sweep = span(entering, from, position) & ~board
+            let sweep = tables.span(entering, from, position) & ~board
             let swept = board | sweep
             for block in 0..<entering {
                 let here = RushHourGeometry.position(of: block, in: key)
@@ -190,7 +189,7 @@ struct RushHourExpansion {
         let base = (key &- (here &<< shift)) | tag
         let list = SIMD8<UInt64>(truncatingIfNeeded: unsafeBitCast(targetLists[Int(truncatingIfNeeded: targets)], to: SIMD8<UInt8>.self))
         let entries = SIMD8(repeating: base) &+ (list &<< SIMD8(repeating: shift))
-        let without = board ^ masks[block &* RushHourGeometry.stride &+ position]
+        let without = board ^ tables.masks[block &* RushHourGeometry.stride &+ position]
         let boards = SIMD8(repeating: without) | (SIMD8(repeating: row.cellsAtZero) &<< (list &<< SIMD8(repeating: row.stepShift)))
         UnsafeMutableRawPointer(entriesOut + count).storeBytes(of: entries, as: SIMD8<UInt64>.self)
         UnsafeMutableRawPointer(boardsOut + count).storeBytes(of: boards, as: SIMD8<UInt64>.self)
@@ -202,12 +201,6 @@ struct RushHourExpansion {
     func reach(_ block: Int, on board: UInt64, from position: Int) -> UInt64 {
         let row = blocks[block]
         return UInt64(reachTable[row.reachOffset &+ position &<< 8 &+ row.line(on: board)])
-    }
-
-    /// The cells a block covers at some position from `a` to `b`, in either order.
-    @inlinable @inline(__always)
-    func span(_ block: Int, _ a: Int, _ b: Int) -> UInt64 {
-        spans[(block &* RushHourGeometry.stride &+ min(a, b)) &* RushHourGeometry.stride &+ max(a, b)]
     }
 
     /// The slides examined up to and including `block`'s slide to `target`, when expanding
@@ -228,7 +221,7 @@ struct RushHourExpansion {
     func board(of key: UInt64, walls: UInt64) -> UInt64 {
         var board = walls
         for block in 0..<blocks.count {
-            board |= masks[block &* RushHourGeometry.stride &+ RushHourGeometry.position(of: block, in: key)]
+            board |= tables.masks[block &* RushHourGeometry.stride &+ RushHourGeometry.position(of: block, in: key)]
         }
         return board
     }
@@ -273,13 +266,11 @@ extension RushHourGeometry {
 
     @inlinable
     func withExpansion<R>(_ body: (RushHourExpansion) -> R) -> R {
-        expansionBlocks.withUnsafeBufferPointer { blocks in
-            masks.withUnsafeBufferPointer { masks in
-                spans.withUnsafeBufferPointer { spans in
-                    Self.reachTable.withUnsafeBufferPointer { reach in
-                        Self.targetLists.withUnsafeBufferPointer { lists in
-                            body(RushHourExpansion(blocks: blocks, masks: masks, spans: spans, reachTable: reach, targetLists: lists))
-                        }
+        withTables { tables in
+            expansionBlocks.withUnsafeBufferPointer { blocks in
+                Self.reachTable.withUnsafeBufferPointer { reach in
+                    Self.targetLists.withUnsafeBufferPointer { lists in
+                        body(RushHourExpansion(tables: tables, blocks: blocks, reachTable: reach, targetLists: lists))
                     }
                 }
             }

@@ -176,17 +176,3 @@ struct LevelCounters {
         level += 1
     }
 }
-
-extension Array where Element == UInt64 {
-    /// Grows an entry or frontier array by a quarter rather than the standard library's
-    /// doubling: doubling left up to half of it unused, and memory per state is a target.
-    /// Appends stay amortized O(1); the extra copies are one per state and a quarter, against
-    /// the hash work.
-    @usableFromInline @inline(never)
-    mutating func growFrontier() {
-        reserveCapacity(Swift.max(256, capacity + capacity / 4))
-    }
-}
-
-
-

@@ -6,15 +6,27 @@ import Testing
 
 @Suite("bfs expansion and its stores")
 struct RushHourBFSExpansionTests {
-    /// Records what forEachSuccessor hands over and counts what it skips.
+    /// Records what forEachSuccessor hands over and counts what it skips; with `stop`, stops
+    /// after that block's slide to that position, as the search stops at its first goal.
     struct Recorder: SuccessorVisitor {
         var entering: EnteringSlide
+        var stop: (block: Int, to: Int)?
         var visited: [UInt64] = []
         var skipped = 0
+        var stopped = false
+
+        init(entering: EnteringSlide, stoppingAt stop: (block: Int, to: Int)? = nil) {
+            self.entering = entering
+            self.stop = stop
+        }
+
+        /// The slides counted: handed over or skipped.
+        var examined: Int { visited.count + skipped }
 
         mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
             visited.append(RushHourGeometry.entry(successor, tag: RushHourGeometry.tag(block: block, from: from)))
-            return true
+            stopped = stop.map { $0.block == block && $0.to == to } ?? false
+            return !stopped
         }
 
         mutating func skipKnown(_ count: Int) { skipped += count }
@@ -51,7 +63,7 @@ struct RushHourBFSExpansionTests {
                             _ = tables.forEachSuccessor(of: key, &recorder)
                             let candidates = (0..<count).map { buffer.entries[$0] }
                             #expect(candidates == recorder.visited)
-                            #expect(examined == recorder.visited.count + recorder.skipped)
+                            #expect(examined == recorder.examined)
                             for index in 0..<count {
                                 #expect(buffer.boards[index] == expansion.board(of: candidates[index] & StateTable.keyMask, walls: geometry.walls))
                             }
@@ -62,27 +74,6 @@ struct RushHourBFSExpansionTests {
             }
         }
         #expect(compared > 1_000)
-    }
-
-    /// forEachSuccessor's visitor that stops at the prisoner's slide to the goal, as the
-    /// search stops at its first goal.
-    struct GoalRecorder: SuccessorVisitor {
-        var entering: EnteringSlide
-        let prisoner: Int
-        let goal: Int
-        var examined = 0
-        var reachedGoal = false
-
-        mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
-            examined += 1
-            if block == prisoner, to == goal {
-                reachedGoal = true
-                return false
-            }
-            return true
-        }
-
-        mutating func skipKnown(_ count: Int) { examined += count }
     }
 
     @Test("cut at the goal's slide, the count of slides is forEachSuccessor's, the prisoner numbered below or above the block that entered")
@@ -112,9 +103,9 @@ struct RushHourBFSExpansionTests {
                     for entry in states {
                         let key = entry & StateTable.keyMask
                         let entering = EnteringSlide(tag: RushHourGeometry.tag(of: entry))
-                        var recorder = GoalRecorder(entering: entering, prisoner: geometry.prisoner, goal: geometry.goalPosition)
+                        var recorder = Recorder(entering: entering, stoppingAt: (geometry.prisoner, geometry.goalPosition))
                         _ = tables.forEachSuccessor(of: key, &recorder)
-                        guard recorder.reachedGoal else { continue }
+                        guard recorder.stopped else { continue }
                         let board = expansion.board(of: key, walls: geometry.walls)
                         #expect(expansion.examined(entry, board: board, through: geometry.prisoner, to: geometry.goalPosition) == recorder.examined)
                         compared += 1
