@@ -15,8 +15,9 @@
 // Each state is expanded in two passes (RushHourBFSExpansion.swift): every block's slides from
 // a table into a buffer, with no branch per slide, then the lookups. Slides that provably lead
 // to stored states or to a state another parent hands over (the entering block's own, and
-// those that commute with its slide: `forEachSuccessor` explains why) are counted as examined
-// but never looked up; without that skip the search took 186 µs a rush_18k puzzle, not 127.
+// those that commute with its slide: `forEachSuccessor` explains why, and the expansion's
+// header why most of them commute above the entering block too) are counted as examined but
+// never looked up; without the first skip the search took 186 µs a rush_18k puzzle, not 127.
 //
 // As in the guide, a board is tested for the goal when it is generated, and the search stops
 // at the first goal, which is optimal because levels are generated in order.
@@ -78,6 +79,9 @@ public struct RushHourBFSSolver: PuzzleSolver {
             var expanded = 0
             var examined = 0
             var levelStart = 0
+            // The family (the states one parent queued) that the state being expanded is in.
+            var familyEnd = 0
+            var marked = false
             levelLoop: while levelStart < search.count {
                 let levelEnd = search.count
                 search.levelStarts.append(levelEnd)
@@ -92,6 +96,10 @@ public struct RushHourBFSSolver: PuzzleSolver {
                     expanded &+= 1
                     let entry = search.entries[position]
                     let board = search.boards.popFront()
+                    if position == familyEnd {
+                        if marked { buffer.siblings.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self) }
+                        (familyEnd, marked) = search.markFamily(of: position, entry: entry, before: levelEnd, in: buffer.siblings)
+                    }
                     let (candidates, slides) = expansion.expand(entry, board: board, into: buffer)
                     let goalAt = search.queueNew(buffer, count: candidates, goal: goal, stopAtGoal: stopAtGoal)
                     let queued = levelEnd - position - 1 + search.count - levelEnd

@@ -206,6 +206,32 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
         return goalAt
     }
 
+    /// Marks in `siblings` (CandidateBuffer's) the slides that gave the parent of the entry at
+    /// `index` its next new states: the entries after it, up to `end`, with the same parent.
+    /// Returns where that family ends, and whether it marked any. The family's first member is
+    /// not marked: its block is numbered at most as the others' entering blocks, and a state's
+    /// expansion reads only the marks of blocks numbered above its own (RushHourExpansion.expand),
+    /// so each member can read the marks of the whole family.
+    @inlinable @inline(__always)
+    func markFamily(of index: Int, entry: UInt64, before end: Int, in siblings: UnsafeMutableRawPointer) -> (end: Int, marked: Bool) {
+        let tag = RushHourGeometry.tag(of: entry)
+        guard tag != RushHourGeometry.rootTag else { return (index &+ 1, false) }
+        let parent = RushHourGeometry.parent(of: entry & StateTable.keyMask, tag: tag)
+        var next = index &+ 1
+        while next < end {
+            let sibling = entries[next]
+            let key = sibling & StateTable.keyMask
+            let siblingTag = RushHourGeometry.tag(of: sibling)
+            guard RushHourGeometry.parent(of: key, tag: siblingTag) == parent else { break }
+            let block = Int(truncatingIfNeeded: siblingTag &>> UInt8(RushHourGeometry.bitsPerBlock))
+            let position = RushHourGeometry.position(of: block, in: key)
+            let marks = siblings.load(fromByteOffset: block, as: UInt8.self)
+            siblings.storeBytes(of: marks | 1 &<< UInt8(truncatingIfNeeded: position), toByteOffset: block, as: UInt8.self)
+            next &+= 1
+        }
+        return (next, next != index &+ 1)
+    }
+
     /// The bytes held once `adding` more states are stored, growth included.
     @inlinable
     func bytesHeld(afterAdding adding: Int) -> Int {

@@ -225,6 +225,13 @@ extension RushHourGeometry {
         (Int(tag) >> bitsPerBlock, Int(tag) & Int(positionMask))
     }
 
+    /// The key of the state that `key`, tagged `tag` (not the root's), was reached from.
+    @inlinable @inline(__always)
+    static func parent(of key: UInt64, tag: UInt8) -> UInt64 {
+        let (block, from) = untag(tag)
+        return Self.key(key, moving: block, from: position(of: block, in: key), to: from)
+    }
+
     /// The moves that lead from a search's root to `key`, following the tags back through
     /// `table`, first move first. In a backward search the root is a goal, so the same moves read
     /// in reverse lead from that state to the goal.

@@ -32,14 +32,14 @@ struct RushHourBFSExpansionTests {
         mutating func skipKnown(_ count: Int) { skipped += count }
     }
 
-    @Test("on random boards of every size, each state entered by each of its slides: the same candidates in the same order, their boards, the same count of slides")
-    func expansionMatchesForEachSuccessor() throws {
-        var random = RandomBoards(seed: 23)
-        var compared = 0
+    /// States a few slides from the start of random boards of every size, each with the slide
+    /// that reached it, and the boards' geometries.
+    static func enteredStates(seed: UInt64) -> [(geometry: RushHourGeometry, states: [UInt64])] {
+        var random = RandomBoards(seed: seed)
+        var found: [(geometry: RushHourGeometry, states: [UInt64])] = []
         for (width, height) in [(6, 6), (4, 4), (5, 7), (7, 5), (8, 8), (3, 6)] {
             for puzzle in random.boards(count: 25, width: width, height: height) {
                 let geometry = RushHourGeometry(puzzle)
-                // States a few slides from the start, each with the slide that reached it.
                 var states = [RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)]
                 var frontier = states
                 for _ in 0..<3 {
@@ -52,28 +52,82 @@ struct RushHourBFSExpansionTests {
                     states += next
                     frontier = next
                 }
-                geometry.withExpansion { expansion in
-                    geometry.withTables { tables in
-                        let buffer = CandidateBuffer()
-                        for entry in states {
-                            let key = entry & StateTable.keyMask
-                            let board = expansion.board(of: key, walls: geometry.walls)
-                            let (count, examined) = expansion.expand(entry, board: board, into: buffer)
-                            var recorder = Recorder(entering: EnteringSlide(tag: RushHourGeometry.tag(of: entry)))
-                            _ = tables.forEachSuccessor(of: key, &recorder)
-                            let candidates = (0..<count).map { buffer.entries[$0] }
-                            #expect(candidates == recorder.visited)
-                            #expect(examined == recorder.examined)
-                            for index in 0..<count {
-                                #expect(buffer.boards[index] == expansion.board(of: candidates[index] & StateTable.keyMask, walls: geometry.walls))
-                            }
-                            compared += 1
+                found.append((geometry, states))
+            }
+        }
+        return found
+    }
+
+    @Test("every slide marked as a sibling's, on random boards of every size, each state entered by each of its slides: forEachSuccessor's candidates in the same order, their boards, the same count of slides")
+    func expansionMatchesForEachSuccessor() throws {
+        var compared = 0
+        for (geometry, states) in Self.enteredStates(seed: 23) {
+            geometry.withExpansion { expansion in
+                geometry.withTables { tables in
+                    let buffer = CandidateBuffer()
+                    buffer.siblings.storeBytes(of: SIMD32<UInt8>(repeating: 0xFF), as: SIMD32<UInt8>.self)
+                    for entry in states {
+                        let key = entry & StateTable.keyMask
+                        let board = expansion.board(of: key, walls: geometry.walls)
+                        let (count, examined) = expansion.expand(entry, board: board, into: buffer)
+                        var recorder = Recorder(entering: EnteringSlide(tag: RushHourGeometry.tag(of: entry)))
+                        _ = tables.forEachSuccessor(of: key, &recorder)
+                        let candidates = (0..<count).map { buffer.entries[$0] }
+                        #expect(candidates == recorder.visited)
+                        #expect(examined == recorder.examined)
+                        for index in 0..<count {
+                            #expect(buffer.boards[index] == expansion.board(of: candidates[index] & StateTable.keyMask, walls: geometry.walls))
                         }
+                        compared += 1
                     }
                 }
             }
         }
         #expect(compared > 1_000)
+    }
+
+    @Test("with random sibling marks: forEachSuccessor's candidates less the slides, of blocks above the entering one, that cross none of its swept cells (by span) and are not marked")
+    func expansionSkipsUnmarkedCommutingSlides() throws {
+        var random = RandomBoards(seed: 41)
+        var skippedSome = 0
+        var markedAndKept = 0
+        for (geometry, states) in Self.enteredStates(seed: 29) {
+            geometry.withExpansion { expansion in
+                geometry.withTables { tables in
+                    let buffer = CandidateBuffer()
+                    for entry in states {
+                        var marks = SIMD32<UInt8>()
+                        for block in 0..<32 { marks[block] = random.next() % 3 == 0 ? UInt8(truncatingIfNeeded: random.next()) : 0 }
+                        buffer.siblings.storeBytes(of: marks, as: SIMD32<UInt8>.self)
+                        let key = entry & StateTable.keyMask
+                        let tag = RushHourGeometry.tag(of: entry)
+                        let board = expansion.board(of: key, walls: geometry.walls)
+                        let (count, examined) = expansion.expand(entry, board: board, into: buffer)
+                        var recorder = Recorder(entering: EnteringSlide(tag: tag))
+                        _ = tables.forEachSuccessor(of: key, &recorder)
+                        // Which of forEachSuccessor's candidates must still be looked up.
+                        var expected = recorder.visited
+                        if tag != RushHourGeometry.rootTag {
+                            let (entering, from) = RushHourGeometry.untag(tag)
+                            let sweep = tables.span(entering, from, RushHourGeometry.position(of: entering, in: key)) & ~board
+                            expected = recorder.visited.filter { candidate in
+                                let (block, here) = RushHourGeometry.untag(RushHourGeometry.tag(of: candidate))
+                                let target = RushHourGeometry.position(of: block, in: candidate & StateTable.keyMask)
+                                let crosses = tables.span(block, here, target) & sweep != 0
+                                let marked = marks[block] >> UInt8(target) & 1 == 1
+                                if block > entering, marked, !crosses { markedAndKept += 1 }
+                                return block < entering || crosses || marked
+                            }
+                        }
+                        skippedSome += expected.count < recorder.visited.count ? 1 : 0
+                        #expect((0..<count).map { buffer.entries[$0] } == expected)
+                        #expect(examined == recorder.examined)
+                    }
+                }
+            }
+        }
+        #expect(skippedSome > 100)
+        #expect(markedAndKept > 100)
     }
 
     @Test("cut at the goal's slide, the count of slides is forEachSuccessor's, the prisoner numbered below or above the block that entered")
@@ -163,5 +217,46 @@ struct RushHourBFSExpansionTests {
             front += 1
         }
         #expect(ring.peakBytes >= ring.capacity * 8)
+    }
+}
+
+@Suite("bfs families")
+struct RushHourBFSFamilyTests {
+    @Test("a family is the entries after a state with its parent, up to the level's end; all but the first are marked, by block and position")
+    func markFamily() throws {
+        let keyBits = 6 * RushHourGeometry.bitsPerBlock
+        var states = BFSStates<StateTable>(keyBits: keyBits)
+        // Parent P: blocks 0...5 at positions 1, 0, 2, 3, 1, 0.
+        let parent: UInt64 = 1 | 0 << 3 | 2 << 6 | 3 << 9 | 1 << 12 | 0 << 15
+        func child(_ block: Int, to target: Int, of key: UInt64 = parent) -> UInt64 {
+            let from = RushHourGeometry.position(of: block, in: key)
+            return RushHourGeometry.entry(
+                RushHourGeometry.key(key, moving: block, from: from, to: target), tag: RushHourGeometry.tag(block: block, from: from))
+        }
+        let other = child(2, to: 4)
+        let family = [child(1, to: 2), child(3, to: 0), child(3, to: 5), child(4, to: 3)]
+        for entry in [RushHourGeometry.entry(parent, tag: RushHourGeometry.rootTag)] + family + [child(0, to: 2, of: other & StateTable.keyMask)] {
+            states.entries.append(entry)
+        }
+        let marks = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 32)
+        defer { marks.deallocate() }
+        marks.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self)
+        let (end, marked) = states.markFamily(of: 1, entry: states.entries[1], before: states.count, in: marks)
+        #expect(end == 5)
+        #expect(marked)
+        var expected = SIMD32<UInt8>()
+        expected[3] = 1 << 0 | 1 << 5
+        expected[4] = 1 << 3
+        #expect(marks.load(as: SIMD32<UInt8>.self) == expected)
+        // Cut at the level's end, and a family of one marks nothing.
+        marks.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self)
+        #expect(states.markFamily(of: 1, entry: states.entries[1], before: 3, in: marks) == (3, true))
+        expected[4] = 0
+        expected[3] = 1 << 0
+        #expect(marks.load(as: SIMD32<UInt8>.self) == expected)
+        marks.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self)
+        #expect(states.markFamily(of: 5, entry: states.entries[5], before: states.count, in: marks) == (6, false))
+        #expect(states.markFamily(of: 0, entry: states.entries[0], before: states.count, in: marks) == (1, false))
+        #expect(marks.load(as: SIMD32<UInt8>.self) == SIMD32<UInt8>())
     }
 }
