@@ -24,15 +24,22 @@
 // A third kind, bfs's alone: for a block B numbered above the entering block K, a slide that
 // commutes with K's, unless the same slide of B gave the parent P a new state (a sibling).
 //   S = K's slide from P (level L), S' = B's slide from S = K's slide from T, T = B's slide from P.
-// S' is new only if S is the first state of level L, in queue order, to reach it. T reaches
-// it too, so T must be of level L and queued after S. P hands over K's slides before B's, so T
-// follows S only if P queued it as new, after S: P's other new states are the entries that
-// follow S with the same parent (its family), which `BFSStates.markFamily` marks by block and
-// position. Otherwise T was stored before S (or P skipped it, so an earlier parent queued
-// it), or is of level L-1 or below, and S' is then stored already, or of level L at most.
-// So only the marked commuting slides of blocks above K are looked up, with those that cross.
-// On the first slides of every block, marks for blocks at most K are never read, so one set of
-// marks serves the whole family. It halves the lookups (181 million on the 45,616 database
+// (B's slide avoids the cells K left or passed, empty in S, and cannot enter K's cells, so it
+// avoids K's whole span: P and S differ only there, so it is legal from P, and T differs from
+// P only outside the span, so K's slide is legal from T and lands on S'.)
+// What carries the proof: every skipped candidate is stored before S is expanded, in the
+// search that looks everything up. By induction over the expansions, the search that skips
+// then stores the same states in the same order with the same tags (its lookups are some of
+// the other's, every new one among them), so the goal, the counts and the path are the same.
+// S' is stored before S is expanded unless S is the first state, in queue order, to reach
+// it; T reaches it too. If T is of level L-1 or below, S' is of level L at most: stored. If T
+// was stored before S, it is expanded before S and reaches S' first. P hands over K's slides
+// before B's, so T comes after S only if P queued it as new, after S: P's new states after S
+// are the entries that follow S with the same parent (its family), which
+// `BFSStates.markFamily` marks by block and position. So only the marked commuting slides of
+// blocks above K are looked up, with those that cross.
+// P queues its new states in block order, so the members of the family before S were entered
+// by blocks numbered at most K, whose marks S never reads: one set of marks serves the family. It halves the lookups (181 million on the 45,616 database
 // boards of 1,000 to 10,000 states, 95 million with it), which pays where the window is out of
 // cache: I-4 1.77-1.99 ms a solve before, 1.67-1.72 with it; the database's clusters of 30,000
 // states and more 521-529 µs before, 502-505. Where the window stays in cache, lookups were
@@ -56,6 +63,10 @@
 //     sized at each level for the next one as well: as fast, 0.6 bytes a state more. The
 //     window's load is what the lookups pay: a fourth full is 124 µs at 16.1 bytes a state;
 //     half full, 151.
+//   - every block at once in SIMD lanes (line bytes, reach by leading and trailing zeros, the
+//     reach on the swept board, 8 blocks a `SIMD8<UInt64>`): 88-89 µs a board against 82-83 on
+//     the database's boards of 1,000 to 10,000 states; as long as this loop with its table
+//     and its early exits (docs/benchmarks.md, issue 17's eighth increment).
 
 /// The constants of one movable block that the expansion needs, in one 64-byte row.
 @usableFromInline

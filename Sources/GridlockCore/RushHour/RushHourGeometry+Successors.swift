@@ -100,10 +100,12 @@ struct RushHourTables {
     ///   most L), stored already. That saves about one lookup in six.
     /// - Slides of a block B numbered below K that commute with K's slide: neither crosses the
     ///   other's swept cells, so B's slide could have come first, from P to a state T of level
-    ///   at most L, and K's slide from T leads to the same successor S. If S is new (level L+1),
-    ///   T is of level L and is expanded in this pass too, and hands S over unless it skips it
-    ///   in turn by this rule, which takes a block numbered above K: the chain ends, so some
-    ///   parent hands S over. The level's new states are the same; fewer lookups find them.
+    ///   at most L, and K's slide from T leads to the same successor S. P hands over B's slides
+    ///   before K's, so T was stored before the state being expanded, and is expanded before
+    ///   it (or is of level L-1 or below): T, or an earlier state, reaches S first. So every
+    ///   skipped slide leads to a state stored before this expansion, in the search that looks
+    ///   everything up, and the search stores the same states in the same order, with the same
+    ///   tags, with fewer lookups. (`bfs` skips a third kind, RushHourBFSExpansion.swift.)
     @inlinable @inline(__always)
     func forEachSuccessor<V: SuccessorVisitor & ~Copyable>(of key: UInt64, _ visitor: inout V) -> Bool {
         var occupied = walls
