@@ -260,3 +260,76 @@ struct RushHourBFSFamilyTests {
         #expect(marks.load(as: SIMD32<UInt8>.self) == SIMD32<UInt8>())
     }
 }
+
+@Suite("bfs against a search that skips nothing")
+struct RushHourBFSOrderTests {
+    /// A breadth-first search that looks every successor up, in forEachSuccessor's order: the
+    /// first goal it generates, the moves to it by the tags, and its counts there.
+    struct PlainSearch: SuccessorVisitor {
+        let entering = EnteringSlide.none
+        let geometry: RushHourGeometry
+        var tags: [UInt64: UInt8] = [:]
+        var queue: [UInt64] = []
+        var examined = 1
+        var goal: UInt64?
+
+        init(_ geometry: RushHourGeometry) {
+            self.geometry = geometry
+            tags[geometry.startKey] = RushHourGeometry.rootTag
+            queue = [geometry.startKey]
+            if geometry.isGoal(geometry.startKey) { goal = geometry.startKey }
+        }
+
+        mutating func visit(_ successor: UInt64, block: Int, from: Int, to: Int) -> Bool {
+            examined += 1
+            guard tags[successor] == nil else { return true }
+            tags[successor] = RushHourGeometry.tag(block: block, from: from)
+            queue.append(successor)
+            if geometry.isGoal(successor) { goal = successor }
+            return goal == nil
+        }
+
+        mutating func skipKnown(_ count: Int) { examined += count }
+
+        mutating func run(upTo limit: Int) {
+            var next = 0
+            while goal == nil, next < queue.count, queue.count < limit {
+                let key = queue[next]
+                next += 1
+                _ = geometry.withTables { $0.forEachSuccessor(of: key, &self) }
+            }
+        }
+
+        func moves(in puzzle: RushHourPuzzle) -> [SolutionMove] {
+            var moves: [SolutionMove] = []
+            var key = goal!
+            while let tag = tags[key], tag != RushHourGeometry.rootTag {
+                let (block, from) = RushHourGeometry.untag(tag)
+                let to = RushHourGeometry.position(of: block, in: key)
+                moves.append(geometry.solutionMove(in: puzzle, block: block, from: from, to: to))
+                key = RushHourGeometry.key(key, moving: block, from: to, to: from)
+            }
+            return moves.reversed()
+        }
+    }
+
+    @Test("on random boards of every size, bfs reaches the same first goal by the same moves, with the same counts there, as a search that looks every slide up: the skips change neither order nor tags")
+    func sameGoalMovesAndCounts() throws {
+        var random = RandomBoards(seed: 53)
+        var solved = 0
+        for (width, height) in [(6, 6), (4, 4), (5, 7), (7, 5), (8, 8), (3, 6)] {
+            for puzzle in random.boards(count: 120, width: width, height: height) {
+                var plain = PlainSearch(RushHourGeometry(puzzle))
+                plain.run(upTo: 30_000)
+                guard plain.goal != nil else { continue }
+                let bfs = RushHourBFSSolver().solve(puzzle, options: SolveOptions(maxStates: 60_000))
+                #expect(bfs.status == .solved)
+                #expect(bfs.solution == plain.moves(in: puzzle), "\(puzzle.gridText())")
+                #expect(bfs.statistics.examined == plain.examined, "\(puzzle.gridText())")
+                #expect(bfs.statistics.enqueued == plain.queue.count, "\(puzzle.gridText())")
+                solved += plain.queue.count > 50 ? 1 : 0
+            }
+        }
+        #expect(solved > 50)
+    }
+}
