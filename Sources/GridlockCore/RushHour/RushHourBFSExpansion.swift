@@ -127,26 +127,29 @@ struct ExpansionBlock: Sendable {
 @usableFromInline
 struct CandidateBuffer: ~Copyable {
     @usableFromInline static let capacity = 18 * 7 + 8
-    @usableFromInline let entries = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
-    @usableFromInline let boards = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    @usableFromInline let entries: UnsafeMutablePointer<UInt64>
+    @usableFromInline let boards: UnsafeMutablePointer<UInt64>
     /// The new ones among them and their boards, as the search finds them.
-    @usableFromInline let fresh = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
-    @usableFromInline let freshBoards = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    @usableFromInline let fresh: UnsafeMutablePointer<UInt64>
+    @usableFromInline let freshBoards: UnsafeMutablePointer<UInt64>
     /// `siblings[b]`: the positions block b took in the new states that the parent of the
     /// state being expanded queued with it (`BFSStates.markFamily`), a bit each; else zero.
-    @usableFromInline let siblings = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 32)
+    @usableFromInline let siblings: UnsafeMutableRawPointer
 
+    /// One allocation for all five, as a solve of a small puzzle pays for each.
     @inlinable
     init() {
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 4 * Self.capacity + 4)
+        entries = words
+        boards = words + Self.capacity
+        fresh = words + 2 * Self.capacity
+        freshBoards = words + 3 * Self.capacity
+        siblings = UnsafeMutableRawPointer(words + 4 * Self.capacity)
         siblings.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self)
     }
 
     @inlinable deinit {
-        siblings.deallocate()
         entries.deallocate()
-        boards.deallocate()
-        fresh.deallocate()
-        freshBoards.deallocate()
     }
 }
 

@@ -52,6 +52,10 @@ public struct RushHourBFSSolver: PuzzleSolver {
         let geometry = RushHourGeometry(puzzle)
         var search = BFSStates<Window>(keyBits: geometry.lines.count * RushHourGeometry.bitsPerBlock)
         var statistics = SearchStatistics()
+        // Room for the levels of most puzzles, so the tables do not grow a level at a time.
+        statistics.examinedPerLevel.reserveCapacity(64)
+        statistics.enqueuedPerLevel.reserveCapacity(64)
+        search.levelStarts.reserveCapacity(64)
         search.entries.append(RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag))
         _ = search.window.insert(geometry.startKey, tag: RushHourGeometry.rootTag)
         statistics.countExamined(atLevel: 0)
