@@ -28,7 +28,8 @@ struct RushHourGeometry: Sendable {
     let positionCount: [Int]
     @usableFromInline let masks: [UInt64]
     @usableFromInline let transposedMasks: [UInt64]
-    /// `spans[(i * 8 + a) * 8 + b]`, a <= b: block i's cells at every position from a to b.
+    /// `spans[(i * 8 + a) * 8 + b]`, a <= b: block i's cells at every position from a to b, for
+    /// positions the block can take (zero for the others, which no slide asks for).
     @usableFromInline let spans: [UInt64]
     @usableFromInline let walls: UInt64
     @usableFromInline let transposedWalls: UInt64
@@ -56,39 +57,52 @@ struct RushHourGeometry: Sendable {
             }
         }
         precondition(movable.count <= RushHourPuzzle.maximumMovableBlocks, "validation caps movable blocks")
-        var masks = [UInt64](repeating: 0, count: movable.count * Self.stride)
-        var transposedMasks = masks
         var lines: [BlockLine] = []
         var positionCount: [Int] = []
+        lines.reserveCapacity(movable.count)
+        positionCount.reserveCapacity(movable.count)
         var startKey: UInt64 = 0
-        for (i, blockIndex) in movable.enumerated() {
-            let block = puzzle.blocks[blockIndex]
-            let line = block.orientation == .vertical ? puzzle.height : puzzle.width
-            positionCount.append(line - block.length + 1)
-            lines.append(BlockLine(block, lineLength: line))
-            // The block's cells as one run of bits, slid along its line: a row's cells are
-            // neighbouring bits, a column's are a byte apart (and the other way round when
-            // transposed). Arithmetic, not `cells`: this runs for every job of a batch.
-            let across = UInt64(1) << UInt64(block.length) - 1
-            let down = (0..<block.length).reduce(UInt64(0)) { $0 | 1 << UInt64($1 * Self.stride) }
-            let vertical = block.orientation == .vertical
-            for position in 0..<(line - block.length + 1) {
-                var moved = block
-                moved.position = position
-                let origin = Self.bit(row: moved.row, column: moved.column)
-                let transposedOrigin = Self.bit(row: moved.column, column: moved.row)
-                masks[i * Self.stride + position] = (vertical ? down : across) &* origin
-                transposedMasks[i * Self.stride + position] = (vertical ? across : down) &* transposedOrigin
+        // The tables are written through their buffers: written through the arrays, every
+        // store checked that the array was not shared, and this runs once a solve, which for a
+        // small puzzle is a few microseconds in all.
+        var masks = [UInt64](repeating: 0, count: movable.count * Self.stride)
+        var transposedMasks = masks
+        masks.withUnsafeMutableBufferPointer { masks in
+            transposedMasks.withUnsafeMutableBufferPointer { transposedMasks in
+                for (i, blockIndex) in movable.enumerated() {
+                    let block = puzzle.blocks[blockIndex]
+                    let line = block.orientation == .vertical ? puzzle.height : puzzle.width
+                    positionCount.append(line - block.length + 1)
+                    lines.append(BlockLine(block, lineLength: line))
+                    // The block's cells as one run of bits, slid along its line: a row's cells
+                    // are neighbouring bits, a column's are a byte apart (and the other way
+                    // round when transposed). Arithmetic, not `cells`.
+                    let across = UInt64(1) << UInt64(block.length) - 1
+                    let down = (0..<block.length).reduce(UInt64(0)) { $0 | 1 << UInt64($1 * Self.stride) }
+                    let vertical = block.orientation == .vertical
+                    for position in 0..<(line - block.length + 1) {
+                        let row = vertical ? position : block.row
+                        let column = vertical ? block.column : position
+                        masks[i * Self.stride + position] = (vertical ? down : across) &* Self.bit(row: row, column: column)
+                        transposedMasks[i * Self.stride + position] =
+                            (vertical ? across : down) &* Self.bit(row: column, column: row)
+                    }
+                    startKey |= UInt64(block.position) << UInt64(i * Self.bitsPerBlock)
+                }
             }
-            startKey |= UInt64(block.position) << UInt64(i * Self.bitsPerBlock)
         }
         var spans = [UInt64](repeating: 0, count: movable.count * Self.stride * Self.stride)
-        for i in movable.indices {
-            for a in 0..<Self.stride {
-                var cells: UInt64 = 0
-                for b in a..<Self.stride {
-                    cells |= masks[i * Self.stride + b]
-                    spans[(i * Self.stride + a) * Self.stride + b] = cells
+        spans.withUnsafeMutableBufferPointer { spans in
+            masks.withUnsafeBufferPointer { masks in
+                // Only between positions the block can take: no slide asks for any other span.
+                for i in movable.indices {
+                    for a in 0..<positionCount[i] {
+                        var cells: UInt64 = 0
+                        for b in a..<positionCount[i] {
+                            cells |= masks[i * Self.stride + b]
+                            spans[(i * Self.stride + a) * Self.stride + b] = cells
+                        }
+                    }
                 }
             }
         }
