@@ -223,7 +223,7 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
             let key = sibling & StateTable.keyMask
             let siblingTag = RushHourGeometry.tag(of: sibling)
             guard RushHourGeometry.parent(of: key, tag: siblingTag) == parent else { break }
-            let block = Int(truncatingIfNeeded: siblingTag &>> UInt8(RushHourGeometry.bitsPerBlock))
+            let block = RushHourGeometry.untag(siblingTag).block
             let position = RushHourGeometry.position(of: block, in: key)
             let marks = siblings.load(fromByteOffset: block, as: UInt8.self)
             siblings.storeBytes(of: marks | 1 &<< UInt8(truncatingIfNeeded: position), toByteOffset: block, as: UInt8.self)

@@ -58,30 +58,55 @@ struct RushHourBFSExpansionTests {
         return found
     }
 
-    @Test("every slide marked as a sibling's, on random boards of every size, each state entered by each of its slides: forEachSuccessor's candidates in the same order, their boards, the same count of slides")
-    func expansionMatchesForEachSuccessor() throws {
-        var compared = 0
-        for (geometry, states) in Self.enteredStates(seed: 23) {
+    /// One entered state expanded, beside what forEachSuccessor hands over for it.
+    struct Expanded {
+        let geometry: RushHourGeometry
+        let tables: RushHourTables
+        let expansion: RushHourExpansion
+        let entry: UInt64
+        let board: UInt64
+        let candidates: [UInt64]
+        let boards: [UInt64]
+        let examined: Int
+        let recorder: Recorder
+
+        var key: UInt64 { entry & StateTable.keyMask }
+        var tag: UInt8 { RushHourGeometry.tag(of: entry) }
+    }
+
+    /// Expands every state of `enteredStates(seed:)` with the sibling marks `marks` gives it,
+    /// and hands each to `check` (the tables are valid only inside it).
+    static func expandEach(seed: UInt64, marks: () -> SIMD32<UInt8>, _ check: (Expanded) -> Void) {
+        for (geometry, states) in enteredStates(seed: seed) {
             geometry.withExpansion { expansion in
                 geometry.withTables { tables in
                     let buffer = CandidateBuffer()
-                    buffer.siblings.storeBytes(of: SIMD32<UInt8>(repeating: 0xFF), as: SIMD32<UInt8>.self)
                     for entry in states {
+                        buffer.siblings.storeBytes(of: marks(), as: SIMD32<UInt8>.self)
                         let key = entry & StateTable.keyMask
                         let board = expansion.board(of: key, walls: geometry.walls)
                         let (count, examined) = expansion.expand(entry, board: board, into: buffer)
                         var recorder = Recorder(entering: EnteringSlide(tag: RushHourGeometry.tag(of: entry)))
                         _ = tables.forEachSuccessor(of: key, &recorder)
-                        let candidates = (0..<count).map { buffer.entries[$0] }
-                        #expect(candidates == recorder.visited)
-                        #expect(examined == recorder.examined)
-                        for index in 0..<count {
-                            #expect(buffer.boards[index] == expansion.board(of: candidates[index] & StateTable.keyMask, walls: geometry.walls))
-                        }
-                        compared += 1
+                        check(Expanded(
+                            geometry: geometry, tables: tables, expansion: expansion, entry: entry, board: board,
+                            candidates: (0..<count).map { buffer.entries[$0] }, boards: (0..<count).map { buffer.boards[$0] },
+                            examined: examined, recorder: recorder))
                     }
                 }
             }
+        }
+    }
+
+    @Test("every slide marked as a sibling's, on random boards of every size, each state entered by each of its slides: forEachSuccessor's candidates in the same order, their boards, the same count of slides")
+    func expansionMatchesForEachSuccessor() throws {
+        var compared = 0
+        Self.expandEach(seed: 23, marks: { SIMD32<UInt8>(repeating: 0xFF) }) { expanded in
+            #expect(expanded.candidates == expanded.recorder.visited)
+            #expect(expanded.examined == expanded.recorder.examined)
+            let walls = expanded.geometry.walls
+            #expect(expanded.boards == expanded.candidates.map { expanded.expansion.board(of: $0 & StateTable.keyMask, walls: walls) })
+            compared += 1
         }
         #expect(compared > 1_000)
     }
@@ -89,42 +114,32 @@ struct RushHourBFSExpansionTests {
     @Test("with random sibling marks: forEachSuccessor's candidates less the slides, of blocks above the entering one, that cross none of its swept cells (by span) and are not marked")
     func expansionSkipsUnmarkedCommutingSlides() throws {
         var random = RandomBoards(seed: 41)
+        var marks = SIMD32<UInt8>()
         var skippedSome = 0
         var markedAndKept = 0
-        for (geometry, states) in Self.enteredStates(seed: 29) {
-            geometry.withExpansion { expansion in
-                geometry.withTables { tables in
-                    let buffer = CandidateBuffer()
-                    for entry in states {
-                        var marks = SIMD32<UInt8>()
-                        for block in 0..<32 { marks[block] = random.next() % 3 == 0 ? UInt8(truncatingIfNeeded: random.next()) : 0 }
-                        buffer.siblings.storeBytes(of: marks, as: SIMD32<UInt8>.self)
-                        let key = entry & StateTable.keyMask
-                        let tag = RushHourGeometry.tag(of: entry)
-                        let board = expansion.board(of: key, walls: geometry.walls)
-                        let (count, examined) = expansion.expand(entry, board: board, into: buffer)
-                        var recorder = Recorder(entering: EnteringSlide(tag: tag))
-                        _ = tables.forEachSuccessor(of: key, &recorder)
-                        // Which of forEachSuccessor's candidates must still be looked up.
-                        var expected = recorder.visited
-                        if tag != RushHourGeometry.rootTag {
-                            let (entering, from) = RushHourGeometry.untag(tag)
-                            let sweep = tables.span(entering, from, RushHourGeometry.position(of: entering, in: key)) & ~board
-                            expected = recorder.visited.filter { candidate in
-                                let (block, here) = RushHourGeometry.untag(RushHourGeometry.tag(of: candidate))
-                                let target = RushHourGeometry.position(of: block, in: candidate & StateTable.keyMask)
-                                let crosses = tables.span(block, here, target) & sweep != 0
-                                let marked = marks[block] >> UInt8(target) & 1 == 1
-                                if block > entering, marked, !crosses { markedAndKept += 1 }
-                                return block < entering || crosses || marked
-                            }
-                        }
-                        skippedSome += expected.count < recorder.visited.count ? 1 : 0
-                        #expect((0..<count).map { buffer.entries[$0] } == expected)
-                        #expect(examined == recorder.examined)
-                    }
+        let randomMarks = {
+            for block in 0..<32 { marks[block] = random.next() % 3 == 0 ? UInt8(truncatingIfNeeded: random.next()) : 0 }
+            return marks
+        }
+        Self.expandEach(seed: 29, marks: randomMarks) { expanded in
+            let (tables, key, tag, visited) = (expanded.tables, expanded.key, expanded.tag, expanded.recorder.visited)
+            // Which of forEachSuccessor's candidates must still be looked up.
+            var expected = visited
+            if tag != RushHourGeometry.rootTag {
+                let (entering, from) = RushHourGeometry.untag(tag)
+                let sweep = tables.span(entering, from, RushHourGeometry.position(of: entering, in: key)) & ~expanded.board
+                expected = visited.filter { candidate in
+                    let (block, here) = RushHourGeometry.untag(RushHourGeometry.tag(of: candidate))
+                    let target = RushHourGeometry.position(of: block, in: candidate & StateTable.keyMask)
+                    let crosses = tables.span(block, here, target) & sweep != 0
+                    let marked = marks[block] >> UInt8(target) & 1 == 1
+                    if block > entering, marked, !crosses { markedAndKept += 1 }
+                    return block < entering || crosses || marked
                 }
             }
+            skippedSome += expected.count < visited.count ? 1 : 0
+            #expect(expanded.candidates == expected)
+            #expect(expanded.examined == expanded.recorder.examined)
         }
         #expect(skippedSome > 100)
         #expect(markedAndKept > 100)
