@@ -1,7 +1,8 @@
 // The boards (occupied cells) of the states in `bfs`'s queue, in queue order, in a ring: the
 // board of the state being expanded is read at the front, the new states' boards are written
 // at the back. It holds the queue, about one level, where an array per level held two: on
-// rush_18k, 1.8 bytes a state where the arrays took 2.4.
+// rush_18k, 1.8 bytes a state where the arrays took 2.4. Beside each board, a byte: how many
+// slides the state's parent had, which the expansion needs (RushHourBFSExpansion.swift).
 //
 //   [ written .. | free ......... | read from here .. ]
 //                ^ back            ^ front
@@ -9,6 +10,8 @@
 @usableFromInline
 struct BoardRing: ~Copyable {
     @usableFromInline var slots: UnsafeMutablePointer<UInt64>
+    /// `parentSlides[i]`: the byte beside `slots[i]`.
+    @usableFromInline var parentSlides: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     @usableFromInline var front = 0
     @usableFromInline var back = 0
@@ -20,36 +23,41 @@ struct BoardRing: ~Copyable {
     init() {
         capacity = 64
         slots = .allocate(capacity: capacity)
-        peakBytes = capacity * 8
+        parentSlides = .allocate(capacity: capacity)
+        peakBytes = capacity * Self.slotBytes
     }
 
     @inlinable deinit {
         slots.deallocate()
+        parentSlides.deallocate()
     }
 
+    @usableFromInline static let slotBytes = 9
+
     @inlinable
-    var bytes: Int { capacity * 8 }
+    var bytes: Int { capacity * Self.slotBytes }
 
     /// The bytes held once `adding` more boards are queued.
     @inlinable
     func bytesHeld(afterAdding adding: Int) -> Int {
-        count + adding > capacity ? bytes + max(capacity + capacity / 4, count + adding) * 8 : bytes
+        count + adding > capacity ? bytes + max(capacity + capacity / 4, count + adding) * Self.slotBytes : bytes
     }
 
-    /// Queues `board` at the back.
+    /// Queues `board` at the back, with its parent's count of slides.
     @inlinable @inline(__always)
-    mutating func append(_ board: UInt64) {
+    mutating func append(_ board: UInt64, parentSlides slides: UInt8) {
         if count == capacity { grow(count + 1) }
         slots[back] = board
+        parentSlides[back] = slides
         back &+= 1
         if back == capacity { back = 0 }
         count &+= 1
     }
 
-    /// Takes the board at the front.
+    /// Takes the board at the front, and its parent's count of slides.
     @inlinable @inline(__always)
-    mutating func popFront() -> UInt64 {
-        let board = slots[front]
+    mutating func popFront() -> (board: UInt64, parentSlides: UInt8) {
+        let board = (slots[front], parentSlides[front])
         front &+= 1
         if front == capacity { front = 0 }
         count &-= 1
@@ -60,12 +68,17 @@ struct BoardRing: ~Copyable {
     @usableFromInline @inline(never)
     mutating func grow(_ needed: Int) {
         let size = max(needed, capacity + capacity / 4)
-        let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
         let first = min(count, capacity - front)
+        let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
         grown.initialize(from: slots + front, count: first)
         (grown + first).initialize(from: slots, count: count - first)
         slots.deallocate()
         slots = grown
+        let grownSlides = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        grownSlides.initialize(from: parentSlides + front, count: first)
+        (grownSlides + first).initialize(from: parentSlides, count: count - first)
+        parentSlides.deallocate()
+        parentSlides = grownSlides
         capacity = size
         front = 0
         back = count == size ? 0 : count

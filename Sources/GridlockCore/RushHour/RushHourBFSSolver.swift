@@ -80,13 +80,13 @@ public struct RushHourBFSSolver: PuzzleSolver {
         let growthMargin = SolveOptions.cancellationInterval * geometry.slidesAtMost
         let buffer = CandidateBuffer()
         geometry.withExpansion { expansion in
-            search.boards.append(expansion.board(of: geometry.startKey, walls: geometry.walls))
+            search.boards.append(expansion.board(of: geometry.startKey, walls: geometry.walls), parentSlides: 0)
             var expanded = 0
             var examined = 0
             var levelStart = 0
             // The family (the states one parent queued) that the state being expanded is in.
             var familyEnd = 0
-            var marked = false
+            var marked: UInt32 = 0
             levelLoop: while levelStart < search.count {
                 let levelEnd = search.count
                 search.levelStarts.append(levelEnd)
@@ -100,13 +100,15 @@ public struct RushHourBFSSolver: PuzzleSolver {
                     }
                     expanded &+= 1
                     let entry = search.entries[position]
-                    let board = search.boards.popFront()
+                    let (board, parentSlides) = search.boards.popFront()
                     if position == familyEnd {
-                        if marked { buffer.siblings.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self) }
+                        if marked != 0 { buffer.siblings.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self) }
                         (familyEnd, marked) = search.markFamily(of: position, entry: entry, before: levelEnd, in: buffer.siblings)
                     }
-                    let (candidates, slides) = expansion.expand(entry, board: board, into: buffer)
-                    let goalAt = search.queueNew(buffer, count: candidates, goal: goal, stopAtGoal: stopAtGoal)
+                    let (candidates, slides) = expansion.expand(
+                        entry, board: board, parentSlides: Int(parentSlides), markedBlocks: marked, into: buffer)
+                    let goalAt = search.queueNew(
+                        buffer, count: candidates, parentSlides: slides, goal: goal, stopAtGoal: stopAtGoal)
                     let queued = levelEnd - position - 1 + search.count - levelEnd
                     statistics.maxQueue = max(statistics.maxQueue, queued)
                     if goalAt != nil && stopAtGoal {

@@ -183,7 +183,9 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
     /// search, after which it stops if `stopAtGoal`. The goal test looks at the prisoner first:
     /// almost never at the goal, so well predicted, where whether a candidate is new is a coin toss.
     @inlinable @inline(__always)
-    mutating func queueNew(_ buffer: borrowing CandidateBuffer, count candidates: Int, goal: GoalTest, stopAtGoal: Bool) -> Int? {
+    mutating func queueNew(
+        _ buffer: borrowing CandidateBuffer, count candidates: Int, parentSlides: Int, goal: GoalTest, stopAtGoal: Bool
+    ) -> Int? {
         var added = 0
         var goalAt: Int?
         for index in 0..<candidates {
@@ -199,25 +201,27 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
                 if stopAtGoal { break }
             }
         }
+        let slides = UInt8(truncatingIfNeeded: parentSlides)
         for index in 0..<added {
             entries.append(buffer.fresh[index])
-            boards.append(buffer.freshBoards[index])
+            boards.append(buffer.freshBoards[index], parentSlides: slides)
         }
         return goalAt
     }
 
     /// Marks in `siblings` (CandidateBuffer's) the slides that gave the parent of the entry at
     /// `index` its next new states: the entries after it, up to `end`, with the same parent.
-    /// Returns where that family ends, and whether it marked any. The family's first member is
+    /// Returns where that family ends, and the blocks it marked, a bit each. The family's first member is
     /// not marked: its block is numbered at most as the others' entering blocks, and a state's
     /// expansion reads only the marks of blocks numbered above its own (RushHourExpansion.expand),
     /// so each member can read the marks of the whole family.
     @inlinable @inline(__always)
-    func markFamily(of index: Int, entry: UInt64, before end: Int, in siblings: UnsafeMutableRawPointer) -> (end: Int, marked: Bool) {
+    func markFamily(of index: Int, entry: UInt64, before end: Int, in siblings: UnsafeMutableRawPointer) -> (end: Int, marked: UInt32) {
         let tag = RushHourGeometry.tag(of: entry)
-        guard tag != RushHourGeometry.rootTag else { return (index &+ 1, false) }
+        guard tag != RushHourGeometry.rootTag else { return (index &+ 1, 0) }
         let parent = RushHourGeometry.parent(of: entry & StateTable.keyMask, tag: tag)
         var next = index &+ 1
+        var marked: UInt32 = 0
         while next < end {
             let sibling = entries[next]
             let key = sibling & StateTable.keyMask
@@ -227,9 +231,10 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
             let position = RushHourGeometry.position(of: block, in: key)
             let marks = siblings.load(fromByteOffset: block, as: UInt8.self)
             siblings.storeBytes(of: marks | 1 &<< UInt8(truncatingIfNeeded: position), toByteOffset: block, as: UInt8.self)
+            marked |= 1 &<< UInt32(truncatingIfNeeded: block)
             next &+= 1
         }
-        return (next, next != index &+ 1)
+        return (next, marked)
     }
 
     /// The bytes held once `adding` more states are stored, growth included.

@@ -31,6 +31,10 @@ struct RushHourGeometry: Sendable {
     /// `spans[(i * 8 + a) * 8 + b]`, a <= b: block i's cells at every position from a to b, for
     /// positions the block can take (zero for the others, which no slide asks for).
     @usableFromInline let spans: [UInt64]
+    /// `spanBlocks[same index]`: the movable blocks whose line meets that span, a bit each. A
+    /// slide changes cells in its span only, so these are the only blocks whose slides a state
+    /// and its parent can differ in (RushHourBFSExpansion.swift).
+    @usableFromInline let spanBlocks: [UInt32]
     @usableFromInline let walls: UInt64
     @usableFromInline let transposedWalls: UInt64
     /// Where each movable block's line is, for the byte-wide slide computation.
@@ -92,21 +96,42 @@ struct RushHourGeometry: Sendable {
             }
         }
         var spans = [UInt64](repeating: 0, count: movable.count * Self.stride * Self.stride)
+        var spanBlocks = [UInt32](repeating: 0, count: spans.count)
+        // `lineBlocks[cell]`: the blocks whose line has that cell.
+        var lineBlocks = [UInt32](repeating: 0, count: 64)
+        for (i, line) in lines.enumerated() {
+            // A column's line is a byte of the transposed board: its column is `shift / 8`.
+            let first = line.isVertical ? Int(line.shift) / Self.stride : Int(line.shift)
+            for cell in 0..<Self.stride {
+                lineBlocks[first + cell * (line.isVertical ? Self.stride : 1)] |= 1 << UInt32(i)
+            }
+        }
         spans.withUnsafeMutableBufferPointer { spans in
-            masks.withUnsafeBufferPointer { masks in
-                // Only between positions the block can take: no slide asks for any other span.
-                for i in movable.indices {
-                    for a in 0..<positionCount[i] {
-                        var cells: UInt64 = 0
-                        for b in a..<positionCount[i] {
-                            cells |= masks[i * Self.stride + b]
-                            spans[(i * Self.stride + a) * Self.stride + b] = cells
+            spanBlocks.withUnsafeMutableBufferPointer { spanBlocks in
+                masks.withUnsafeBufferPointer { masks in
+                    // Only between positions the block can take: no slide asks for any other span.
+                    for i in movable.indices {
+                        let length = lines[i].length
+                        let step = lines[i].isVertical ? Self.stride : 1
+                        for a in 0..<positionCount[i] {
+                            var cells: UInt64 = 0
+                            var blocks: UInt32 = 0
+                            let first = masks[i * Self.stride + a].trailingZeroBitCount
+                            for cell in 0..<(length - 1) { blocks |= lineBlocks[first + cell * step] }
+                            for b in a..<positionCount[i] {
+                                cells |= masks[i * Self.stride + b]
+                                // Each position further on adds the block's far cell there.
+                                blocks |= lineBlocks[first + (b - a + length - 1) * step]
+                                spans[(i * Self.stride + a) * Self.stride + b] = cells
+                                spanBlocks[(i * Self.stride + a) * Self.stride + b] = blocks
+                            }
                         }
                     }
                 }
             }
         }
         self.spans = spans
+        self.spanBlocks = spanBlocks
         self.movable = movable
         self.positionCount = positionCount
         self.masks = masks

@@ -74,6 +74,16 @@ struct RushHourBFSExpansionTests {
         var tag: UInt8 { RushHourGeometry.tag(of: entry) }
     }
 
+    /// How many slides the parent of `entry` has (zero for the root, which has none), counted
+    /// by forEachSuccessor.
+    static func parentSlides(of entry: UInt64, _ tables: RushHourTables) -> Int {
+        let tag = RushHourGeometry.tag(of: entry)
+        guard tag != RushHourGeometry.rootTag else { return 0 }
+        var recorder = Recorder(entering: .none)
+        _ = tables.forEachSuccessor(of: RushHourGeometry.parent(of: entry & StateTable.keyMask, tag: tag), &recorder)
+        return recorder.examined
+    }
+
     /// Expands every state of `enteredStates(seed:)` with the sibling marks `marks` gives it,
     /// and hands each to `check` (the tables are valid only inside it).
     static func expandEach(seed: UInt64, marks: () -> SIMD32<UInt8>, _ check: (Expanded) -> Void) {
@@ -82,10 +92,16 @@ struct RushHourBFSExpansionTests {
                 geometry.withTables { tables in
                     let buffer = CandidateBuffer()
                     for entry in states {
-                        buffer.siblings.storeBytes(of: marks(), as: SIMD32<UInt8>.self)
+                        let siblings = marks()
+                        buffer.siblings.storeBytes(of: siblings, as: SIMD32<UInt8>.self)
+                        // As markFamily gives them: marks of blocks the puzzle has.
+                        let markedBlocks = (0..<expansion.blocks.count).reduce(UInt32(0)) {
+                            $0 | (siblings[$1] != 0 ? 1 << UInt32($1) : 0)
+                        }
                         let key = entry & StateTable.keyMask
                         let board = expansion.board(of: key, walls: geometry.walls)
-                        let (count, examined) = expansion.expand(entry, board: board, into: buffer)
+                        let (count, examined) = expansion.expand(
+                            entry, board: board, parentSlides: parentSlides(of: entry, tables), markedBlocks: markedBlocks, into: buffer)
                         var recorder = Recorder(entering: EnteringSlide(tag: RushHourGeometry.tag(of: entry)))
                         _ = tables.forEachSuccessor(of: key, &recorder)
                         check(Expanded(
@@ -143,6 +159,33 @@ struct RushHourBFSExpansionTests {
         }
         #expect(skippedSome > 100)
         #expect(markedAndKept > 100)
+    }
+
+    @Test("each span's blocks are those whose cells, at any of their positions, meet the span, on random boards of every size")
+    func spanBlocks() throws {
+        var random = RandomBoards(seed: 37)
+        var compared = 0
+        for (width, height) in [(6, 6), (4, 4), (5, 7), (7, 5), (8, 8), (3, 6)] {
+            for puzzle in random.boards(count: 25, width: width, height: height) {
+                let geometry = RushHourGeometry(puzzle)
+                let stride = RushHourGeometry.stride
+                // A block's line on the board: every cell it covers at some position.
+                let lineCells = geometry.positionCount.indices.map { block in
+                    (0..<geometry.positionCount[block]).reduce(UInt64(0)) { $0 | geometry.masks[block * stride + $1] }
+                }
+                for block in geometry.positionCount.indices {
+                    for a in 0..<geometry.positionCount[block] {
+                        for b in a..<geometry.positionCount[block] {
+                            let span = geometry.spans[(block * stride + a) * stride + b]
+                            let expected = lineCells.indices.reduce(UInt32(0)) { $0 | (lineCells[$1] & span != 0 ? 1 << UInt32($1) : 0) }
+                            #expect(geometry.spanBlocks[(block * stride + a) * stride + b] == expected)
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(compared > 5_000)
     }
 
     @Test("cut at the goal's slide, the count of slides is forEachSuccessor's, the prisoner numbered below or above the block that entered")
@@ -218,20 +261,20 @@ struct RushHourBFSExpansionTests {
             let pushes = round % 50 < 30 ? random.below(6) : random.below(2)
             for _ in 0..<pushes {
                 let board = random.next()
-                ring.append(board)
+                ring.append(board, parentSlides: UInt8(truncatingIfNeeded: board >> 56))
                 queue.append(board)
             }
             for _ in 0..<random.below(4) where front < queue.count {
-                #expect(ring.popFront() == queue[front])
+                #expect(ring.popFront() == (queue[front], UInt8(truncatingIfNeeded: queue[front] >> 56)))
                 front += 1
             }
             #expect(ring.count == queue.count - front)
         }
         while front < queue.count {
-            #expect(ring.popFront() == queue[front])
+            #expect(ring.popFront() == (queue[front], UInt8(truncatingIfNeeded: queue[front] >> 56)))
             front += 1
         }
-        #expect(ring.peakBytes >= ring.capacity * 8)
+        #expect(ring.peakBytes >= ring.capacity * 9)
     }
 }
 
@@ -258,20 +301,20 @@ struct RushHourBFSFamilyTests {
         marks.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self)
         let (end, marked) = states.markFamily(of: 1, entry: states.entries[1], before: states.count, in: marks)
         #expect(end == 5)
-        #expect(marked)
+        #expect(marked == 1 << 3 | 1 << 4)
         var expected = SIMD32<UInt8>()
         expected[3] = 1 << 0 | 1 << 5
         expected[4] = 1 << 3
         #expect(marks.load(as: SIMD32<UInt8>.self) == expected)
         // Cut at the level's end, and a family of one marks nothing.
         marks.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self)
-        #expect(states.markFamily(of: 1, entry: states.entries[1], before: 3, in: marks) == (3, true))
+        #expect(states.markFamily(of: 1, entry: states.entries[1], before: 3, in: marks) == (3, 1 << 3))
         expected[4] = 0
         expected[3] = 1 << 0
         #expect(marks.load(as: SIMD32<UInt8>.self) == expected)
         marks.storeBytes(of: SIMD32<UInt8>(), as: SIMD32<UInt8>.self)
-        #expect(states.markFamily(of: 5, entry: states.entries[5], before: states.count, in: marks) == (6, false))
-        #expect(states.markFamily(of: 0, entry: states.entries[0], before: states.count, in: marks) == (1, false))
+        #expect(states.markFamily(of: 5, entry: states.entries[5], before: states.count, in: marks) == (6, 0))
+        #expect(states.markFamily(of: 0, entry: states.entries[0], before: states.count, in: marks) == (1, 0))
         #expect(marks.load(as: SIMD32<UInt8>.self) == SIMD32<UInt8>())
     }
 }
