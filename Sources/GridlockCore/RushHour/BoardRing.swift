@@ -54,6 +54,21 @@ struct BoardRing: ~Copyable {
         count &+= 1
     }
 
+    /// Writes `board` at `slot`, a free one, without queueing it.
+    @inlinable @inline(__always)
+    func write(_ board: UInt64, parentSlides slides: UInt8, at slot: Int) {
+        slots[slot] = board
+        parentSlides[slot] = slides
+    }
+
+    /// Queues the `count` boards written from the back on.
+    @inlinable @inline(__always)
+    mutating func advance(by count: Int) {
+        back &+= count
+        if back >= capacity { back &-= capacity }
+        self.count &+= count
+    }
+
     /// Takes the board at the front, and its parent's count of slides.
     @inlinable @inline(__always)
     mutating func popFront() -> (board: UInt64, parentSlides: UInt8) {
