@@ -67,6 +67,33 @@ public struct BucketStateTable: SearchStateTable, ~Copyable {
         self.count = 0
     }
 
+    /// Keys known to be distinct go in without a compare: each to the first bucket from its
+    /// home with room, by a count of filled slots a bucket kept aside while it fills. The bfs
+    /// window is refilled so at the end of most levels, two levels' worth: inserted one by one,
+    /// each with its compare and its count of filled lanes, rush_18k took 107 µs a puzzle and
+    /// the database's boards of 1,000-10,000 states 73-74; this way, 105 and 71.
+    @inline(__always)
+    public mutating func removeAll(refillingWith count: Int, _ entry: (Int) -> UInt64) {
+        removeAll(reservingFor: count)
+        let bucketCount = bucketCount
+        let slots = slots
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bucketCount) { filled in
+            filled.initialize(repeating: 0)
+            for index in 0..<count {
+                let word = entry(index)
+                var bucket = Self.bucket(word & StateTable.keyMask, bucketCount)
+                while filled[bucket] == UInt8(Self.slotsPerBucket) {
+                    bucket &+= 1
+                    if bucket == bucketCount { bucket = 0 }
+                }
+                slots[bucket &* Self.slotsPerBucket &+ Int(filled[bucket])] = word
+                filled[bucket] &+= 1
+            }
+        }
+        // A third full at most (removeAll's sizing): under the growth threshold.
+        self.count = count
+    }
+
     @inline(__always)
     public mutating func insert(_ key: UInt64, tag: UInt8) -> Bool {
         guard let slot = vacantSlot(for: key) else { return false }

@@ -176,11 +176,7 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
     mutating func endLevel(expanded start: Int) {
         peakWindowBytes = max(peakWindowBytes, window.memoryBytes)
         if window.count * 16 <= window.memoryBytes { return }
-        window.removeAll(reservingFor: count - start)
-        for index in start..<count {
-            let entry = entries[index]
-            _ = window.insert(entry & StateTable.keyMask, tag: RushHourGeometry.tag(of: entry))
-        }
+        window.removeAll(refillingWith: count - start) { entries[start &+ $0] }
     }
 
     /// Looks up the `count` candidates in `buffer` and queues the new ones with their boards.

@@ -85,6 +85,41 @@ struct BucketStateTableTests {
             #expect(table.count == 0)
         }
     }
+
+    @Test("refilled with distinct keys, none compared: each is found with its tag, others are not, and inserts go on from there", arguments: [0, 1, 7, 300, 20_000])
+    func refill(count: Int) {
+        var generator = SplitMix64(seed: UInt64(count) &+ 3)
+        var table = BucketStateTable(initialSlots: 64)
+        // Random keys (an arithmetic run hashes too evenly to fill a bucket), twice as many as
+        // refilled: the rest are the absent ones, looked up too.
+        var distinct = Set<UInt64>()
+        while distinct.count < 2 * count + 2 { distinct.insert(UInt64.random(in: 0..<(1 << 54), using: &generator)) }
+        var keys = Array(distinct).shuffled(using: &generator)
+        let absent = Array(keys[count...])
+        keys.removeLast(keys.count - count)
+        let tags = keys.map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        for _ in 0..<200 { _ = table.insert(UInt64.random(in: 0..<1_000_000, using: &generator), tag: 1) }
+        table.removeAll(refillingWith: count) { keys[$0] | UInt64(tags[$0]) << UInt64(StateTable.keyBits) }
+        var found = 0
+        var foundAgain = 0
+        var foundAbsent = 0
+        var insertedAbsent = 0
+        let refilled = table.count
+        for (key, tag) in zip(keys, tags) {
+            found += table.tag(of: key) == tag ? 1 : 0
+            foundAgain += table.insert(key, tag: tag &+ 1) ? 0 : 1
+        }
+        for key in absent { foundAbsent += table.contains(key) ? 1 : 0 }
+        for key in absent { insertedAbsent += table.insert(key, tag: 9) ? 1 : 0 }
+        let all = (keys + absent).filter { table.contains($0) }.count
+        #expect(refilled == count)
+        #expect(found == count)
+        #expect(foundAgain == count)
+        #expect(foundAbsent == 0)
+        #expect(insertedAbsent == absent.count)
+        #expect(all == keys.count + absent.count)
+        #expect(table.count == all)
+    }
 }
 
 @Suite("the installed search")
