@@ -22,14 +22,19 @@ struct BoardRing: ~Copyable {
     @inlinable
     init() {
         capacity = 64
-        slots = .allocate(capacity: capacity)
-        parentSlides = .allocate(capacity: capacity)
+        (slots, parentSlides) = Self.allocate(capacity)
         peakBytes = capacity * Self.slotBytes
     }
 
     @inlinable deinit {
         slots.deallocate()
-        parentSlides.deallocate()
+    }
+
+    /// One allocation for both: the boards, then the bytes.
+    @inlinable
+    static func allocate(_ capacity: Int) -> (UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: capacity * slotBytes, alignment: 8)
+        return (raw.bindMemory(to: UInt64.self, capacity: capacity), (raw + capacity * 8).bindMemory(to: UInt8.self, capacity: capacity))
     }
 
     @usableFromInline static let slotBytes = 9
@@ -84,15 +89,13 @@ struct BoardRing: ~Copyable {
     mutating func grow(_ needed: Int) {
         let size = max(needed, capacity + capacity / 4)
         let first = min(count, capacity - front)
-        let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
+        let (grown, grownSlides) = Self.allocate(size)
         grown.initialize(from: slots + front, count: first)
         (grown + first).initialize(from: slots, count: count - first)
-        slots.deallocate()
-        slots = grown
-        let grownSlides = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
         grownSlides.initialize(from: parentSlides + front, count: first)
         (grownSlides + first).initialize(from: parentSlides, count: count - first)
-        parentSlides.deallocate()
+        slots.deallocate()
+        slots = grown
         parentSlides = grownSlides
         capacity = size
         front = 0

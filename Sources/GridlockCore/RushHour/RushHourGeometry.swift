@@ -50,6 +50,7 @@ struct RushHourGeometry: Sendable {
     @usableFromInline
     init(_ puzzle: RushHourPuzzle) {
         var movable: [Int] = []
+        movable.reserveCapacity(puzzle.blocks.count)
         var walls: UInt64 = 0
         var transposedWalls: UInt64 = 0
         for (index, block) in puzzle.blocks.enumerated() {
@@ -97,33 +98,41 @@ struct RushHourGeometry: Sendable {
         }
         var spans = [UInt64](repeating: 0, count: movable.count * Self.stride * Self.stride)
         var spanBlocks = [UInt32](repeating: 0, count: spans.count)
-        // `lineBlocks[cell]`: the blocks whose line has that cell.
-        var lineBlocks = [UInt32](repeating: 0, count: 64)
-        for (i, line) in lines.enumerated() {
-            // A column's line is a byte of the transposed board: its column is `shift / 8`.
-            let first = line.isVertical ? Int(line.shift) / Self.stride : Int(line.shift)
-            for cell in 0..<Self.stride {
-                lineBlocks[first + cell * (line.isVertical ? Self.stride : 1)] |= 1 << UInt32(i)
+        // Wrapping arithmetic through buffers: this runs once a solve, and with checked
+        // arithmetic it was a third of the geometry's cost for a small puzzle.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { lineBlocks in
+            // `lineBlocks[cell]`: the blocks whose line has that cell.
+            lineBlocks.initialize(repeating: 0)
+            for (i, line) in lines.enumerated() {
+                // A column's line is a byte of the transposed board: its column is `shift / 8`.
+                let first = line.isVertical ? Int(line.shift) / Self.stride : Int(line.shift)
+                let step = line.isVertical ? Self.stride : 1
+                for cell in 0..<Self.stride { lineBlocks[first &+ cell &* step] |= 1 &<< UInt32(i) }
             }
-        }
-        spans.withUnsafeMutableBufferPointer { spans in
-            spanBlocks.withUnsafeMutableBufferPointer { spanBlocks in
-                masks.withUnsafeBufferPointer { masks in
+            spans.withUnsafeMutableBufferPointer { spans in
+                spanBlocks.withUnsafeMutableBufferPointer { spanBlocks in
                     // Only between positions the block can take: no slide asks for any other span.
                     for i in movable.indices {
-                        let length = lines[i].length
                         let step = lines[i].isVertical ? Self.stride : 1
-                        for a in 0..<positionCount[i] {
+                        let count = positionCount[i]
+                        for a in 0..<count {
+                            // The block's cells at `a` but its far one, then one cell further
+                            // on for each position from `a` on.
+                            var cell = masks[i &* Self.stride &+ a].trailingZeroBitCount
                             var cells: UInt64 = 0
                             var blocks: UInt32 = 0
-                            let first = masks[i * Self.stride + a].trailingZeroBitCount
-                            for cell in 0..<(length - 1) { blocks |= lineBlocks[first + cell * step] }
-                            for b in a..<positionCount[i] {
-                                cells |= masks[i * Self.stride + b]
-                                // Each position further on adds the block's far cell there.
-                                blocks |= lineBlocks[first + (b - a + length - 1) * step]
-                                spans[(i * Self.stride + a) * Self.stride + b] = cells
-                                spanBlocks[(i * Self.stride + a) * Self.stride + b] = blocks
+                            for _ in 1..<lines[i].length {
+                                cells |= 1 &<< UInt64(cell)
+                                blocks |= lineBlocks[cell]
+                                cell &+= step
+                            }
+                            let row = (i &* Self.stride &+ a) &* Self.stride
+                            for b in a..<count {
+                                cells |= 1 &<< UInt64(cell)
+                                blocks |= lineBlocks[cell]
+                                cell &+= step
+                                spans[row &+ b] = cells
+                                spanBlocks[row &+ b] = blocks
                             }
                         }
                     }
