@@ -3,7 +3,7 @@
 //
 //   bucket: [ s0 | s1 | s2 | s3 | s4 | s5 | s6 | s7 ]   filled from s0 on; all ones: empty
 //   hit:    any lane's slot & keyMask == key               (vpandq, vpcmpeqq, kortestb)
-//   insert: the first empty slot = the number of filled ones        (a sum of 8 lanes)
+//   insert: the first empty slot = the number of filled ones        (a byte kept a bucket)
 //
 // A lookup reads one line and takes no branch per slot; StateTable's linear probing takes one
 // per slot it passes, at 1/3 to 4/5 full. A full bucket sends the key to the next. Slots are
@@ -24,6 +24,10 @@ public struct BucketStateTable: SearchStateTable, ~Copyable {
     private static let slotsPerBucket = 8
 
     private var slots: UnsafeMutablePointer<UInt64>
+    /// `filled[b]`: how many of bucket b's slots are filled, the first ones. Kept beside the
+    /// buckets (a byte for 64) so that an insert takes its slot from it rather than working it
+    /// out from the lanes, and a refill needs no lanes at all.
+    private var filled: UnsafeMutablePointer<UInt8>
     private var bucketCount: Int
     private var growthThreshold: Int
     public private(set) var count = 0
@@ -31,23 +35,31 @@ public struct BucketStateTable: SearchStateTable, ~Copyable {
     public init(initialSlots: Int) {
         bucketCount = max(8, initialSlots / Self.slotsPerBucket)
         growthThreshold = Self.threshold(bucketCount)
-        slots = Self.allocate(bucketCount)
+        (slots, filled) = Self.allocate(bucketCount)
     }
 
     deinit {
         slots.deallocate()
     }
 
-    /// Bucket-aligned slots, all empty.
-    private static func allocate(_ bucketCount: Int) -> UnsafeMutablePointer<UInt64> {
+    /// Bucket-aligned slots, all empty, and their counts after them, all zero.
+    private static func allocate(_ bucketCount: Int) -> (UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<UInt8>) {
         let count = bucketCount * slotsPerBucket
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: count * 8, alignment: 64)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes(bucketCount), alignment: 64)
         let slots = raw.bindMemory(to: UInt64.self, capacity: count)
-        slots.initialize(repeating: empty, count: count)
-        return slots
+        let filled = (raw + count * 8).bindMemory(to: UInt8.self, capacity: bucketCount)
+        empty(slots, filled, bucketCount)
+        return (slots, filled)
     }
 
-    public var memoryBytes: Int { bucketCount * Self.slotsPerBucket * 8 }
+    private static func empty(_ slots: UnsafeMutablePointer<UInt64>, _ filled: UnsafeMutablePointer<UInt8>, _ bucketCount: Int) {
+        slots.initialize(repeating: empty, count: bucketCount * slotsPerBucket)
+        filled.initialize(repeating: 0, count: bucketCount)
+    }
+
+    private static func bytes(_ bucketCount: Int) -> Int { bucketCount * (slotsPerBucket * 8 + 1) }
+
+    public var memoryBytes: Int { Self.bytes(bucketCount) }
 
     public func bytesHeld(afterAdding adding: Int) -> Int {
         count + adding > growthThreshold ? memoryBytes + max(memoryBytes * 3 / 2, (count + adding) * 10) : memoryBytes
@@ -59,52 +71,51 @@ public struct BucketStateTable: SearchStateTable, ~Copyable {
         if wanted > bucketCount || bucketCount > 4 * wanted {
             slots.deallocate()
             bucketCount = wanted
-            slots = Self.allocate(bucketCount)
+            (slots, filled) = Self.allocate(bucketCount)
         } else {
-            slots.update(repeating: Self.empty, count: bucketCount * Self.slotsPerBucket)
+            Self.empty(slots, filled, bucketCount)
         }
         growthThreshold = Self.threshold(bucketCount)
         self.count = 0
     }
 
     /// Keys known to be distinct go in without a compare: each to the first bucket from its
-    /// home with room, by a count of filled slots a bucket kept aside while it fills. The bfs
-    /// window is refilled so at the end of most levels, two levels' worth: inserted one by one,
-    /// each with its compare and its count of filled lanes, rush_18k took 107 µs a puzzle and
-    /// the database's boards of 1,000-10,000 states 73-74; this way, 105 and 71.
+    /// home with room. The bfs window is refilled so at the end of most levels, two levels'
+    /// worth: inserted one by one, each with its compare and its count of filled lanes,
+    /// rush_18k took 107 µs a puzzle and the database's boards of 1,000-10,000 states 73-74;
+    /// this way, 105 and 71.
     @inline(__always)
     public mutating func removeAll(refillingWith count: Int, _ entry: (Int) -> UInt64) {
         removeAll(reservingFor: count)
-        let bucketCount = bucketCount
-        let slots = slots
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bucketCount) { filled in
-            filled.initialize(repeating: 0)
-            for index in 0..<count {
-                let word = entry(index)
-                var bucket = Self.bucket(word & StateTable.keyMask, bucketCount)
-                while filled[bucket] == UInt8(Self.slotsPerBucket) {
-                    bucket &+= 1
-                    if bucket == bucketCount { bucket = 0 }
-                }
-                slots[bucket &* Self.slotsPerBucket &+ Int(filled[bucket])] = word
-                filled[bucket] &+= 1
-            }
-        }
+        for index in 0..<count { place(entry(index)) }
         // A third full at most (removeAll's sizing): under the growth threshold.
         self.count = count
     }
 
+    /// Puts `word` (a key and its tag) in the first bucket from its key's home with room.
+    @inline(__always)
+    private func place(_ word: UInt64) {
+        var bucket = Self.bucket(word & StateTable.keyMask, bucketCount)
+        while filled[bucket] == UInt8(Self.slotsPerBucket) {
+            bucket &+= 1
+            if bucket == bucketCount { bucket = 0 }
+        }
+        slots[bucket &* Self.slotsPerBucket &+ Int(filled[bucket])] = word
+        filled[bucket] &+= 1
+    }
+
     @inline(__always)
     public mutating func insert(_ key: UInt64, tag: UInt8) -> Bool {
-        guard let slot = vacantSlot(for: key) else { return false }
-        slot.pointee = key | UInt64(tag) &<< UInt64(StateTable.keyBits)
+        guard let bucket = vacantBucket(for: key) else { return false }
+        slots[bucket &* Self.slotsPerBucket &+ Int(filled[bucket])] = key | UInt64(tag) &<< UInt64(StateTable.keyBits)
+        filled[bucket] &+= 1
         count &+= 1
         if count > growthThreshold { grow() }
         return true
     }
 
     public func contains(_ key: UInt64) -> Bool {
-        vacantSlot(for: key) == nil
+        vacantBucket(for: key) == nil
     }
 
     /// The tag stored with `key`, if present: for the path back, so one slot at a time.
@@ -122,36 +133,32 @@ public struct BucketStateTable: SearchStateTable, ~Copyable {
         }
     }
 
-    /// Where `key` goes, or nil when it is there already.
+    /// The bucket where `key` goes (its first empty slot is `filled[bucket]`), or nil when it
+    /// is there already.
     @inline(__always)
-    private func vacantSlot(for key: UInt64) -> UnsafeMutablePointer<UInt64>? {
+    private func vacantBucket(for key: UInt64) -> Int? {
         let keys = SIMD8<UInt64>(repeating: key)
         let keyMask = SIMD8<UInt64>(repeating: StateTable.keyMask)
         var bucket = Self.bucket(key, bucketCount)
         while true {
-            let first = slots + bucket &* Self.slotsPerBucket
-            let lanes = UnsafeRawPointer(first).load(as: SIMD8<UInt64>.self)
+            let lanes = UnsafeRawPointer(slots + bucket &* Self.slotsPerBucket).load(as: SIMD8<UInt64>.self)
             let found: SIMDMask<SIMD8<Int64>> = lanes & keyMask .== keys
             if any(found) { return nil }
-            // A lane is filled when it is not all ones: its complement is then non-zero, and
-            // (x | -x) >> 63 is 1 exactly for non-zero x. (The miss path: one lookup in several.)
-            let complement = ~lanes
-            let filled = ((complement | (SIMD8(repeating: 0) &- complement)) &>> SIMD8(repeating: 63)).wrappedSum()
-            if filled < UInt64(Self.slotsPerBucket) { return first + Int(truncatingIfNeeded: filled) }
+            if filled[bucket] < UInt8(Self.slotsPerBucket) { return bucket }
             bucket &+= 1
             if bucket == bucketCount { bucket = 0 }
         }
     }
 
+    /// Half as big again, every slot placed anew: its keys are distinct, so none is compared.
     private mutating func grow() {
         precondition(count < StateTable.maximumCount, "callers stop at StateTable.maximumCount")
-        let oldSlots = slots
-        let oldCount = bucketCount * Self.slotsPerBucket
+        let (oldSlots, oldFilled, oldBucketCount) = (slots, filled, bucketCount)
         bucketCount += bucketCount / 2
         growthThreshold = Self.threshold(bucketCount)
-        slots = Self.allocate(bucketCount)
-        for old in 0..<oldCount where oldSlots[old] != Self.empty {
-            vacantSlot(for: oldSlots[old] & StateTable.keyMask)!.pointee = oldSlots[old]
+        (slots, filled) = Self.allocate(bucketCount)
+        for bucket in 0..<oldBucketCount {
+            for lane in 0..<Int(oldFilled[bucket]) { place(oldSlots[bucket &* Self.slotsPerBucket &+ lane]) }
         }
         oldSlots.deallocate()
     }
