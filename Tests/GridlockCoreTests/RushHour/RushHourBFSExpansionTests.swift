@@ -4,6 +4,12 @@
 @testable import GridlockCore
 import Testing
 
+/// `count` random boards of each size these tests use, square and not, 3 to 8 cells a side.
+func randomBoardsOfEverySize(seed: UInt64, count: Int) -> [RushHourPuzzle] {
+    var random = RandomBoards(seed: seed)
+    return [(6, 6), (4, 4), (5, 7), (7, 5), (8, 8), (3, 6)].flatMap { random.boards(count: count, width: $0.0, height: $0.1) }
+}
+
 @Suite("bfs expansion and its stores")
 struct RushHourBFSExpansionTests {
     /// Records what forEachSuccessor hands over and counts what it skips; with `stop`, stops
@@ -35,25 +41,22 @@ struct RushHourBFSExpansionTests {
     /// States a few slides from the start of random boards of every size, each with the slide
     /// that reached it, and the boards' geometries.
     static func enteredStates(seed: UInt64) -> [(geometry: RushHourGeometry, states: [UInt64])] {
-        var random = RandomBoards(seed: seed)
         var found: [(geometry: RushHourGeometry, states: [UInt64])] = []
-        for (width, height) in [(6, 6), (4, 4), (5, 7), (7, 5), (8, 8), (3, 6)] {
-            for puzzle in random.boards(count: 25, width: width, height: height) {
-                let geometry = RushHourGeometry(puzzle)
-                var states = [RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)]
-                var frontier = states
-                for _ in 0..<3 {
-                    var next: [UInt64] = []
-                    for entry in frontier {
-                        var recorder = Recorder(entering: .none)
-                        geometry.withTables { _ = $0.forEachSuccessor(of: entry & StateTable.keyMask, &recorder) }
-                        next += recorder.visited.prefix(4)
-                    }
-                    states += next
-                    frontier = next
+        for puzzle in randomBoardsOfEverySize(seed: seed, count: 25) {
+            let geometry = RushHourGeometry(puzzle)
+            var states = [RushHourGeometry.entry(geometry.startKey, tag: RushHourGeometry.rootTag)]
+            var frontier = states
+            for _ in 0..<3 {
+                var next: [UInt64] = []
+                for entry in frontier {
+                    var recorder = Recorder(entering: .none)
+                    geometry.withTables { _ = $0.forEachSuccessor(of: entry & StateTable.keyMask, &recorder) }
+                    next += recorder.visited.prefix(4)
                 }
-                found.append((geometry, states))
+                states += next
+                frontier = next
             }
+            found.append((geometry, states))
         }
         return found
     }
@@ -163,24 +166,21 @@ struct RushHourBFSExpansionTests {
 
     @Test("each span's blocks are those whose cells, at any of their positions, meet the span, on random boards of every size")
     func spanBlocks() throws {
-        var random = RandomBoards(seed: 37)
         var compared = 0
-        for (width, height) in [(6, 6), (4, 4), (5, 7), (7, 5), (8, 8), (3, 6)] {
-            for puzzle in random.boards(count: 25, width: width, height: height) {
-                let geometry = RushHourGeometry(puzzle)
-                let stride = RushHourGeometry.stride
-                // A block's line on the board: every cell it covers at some position.
-                let lineCells = geometry.positionCount.indices.map { block in
-                    (0..<geometry.positionCount[block]).reduce(UInt64(0)) { $0 | geometry.masks[block * stride + $1] }
-                }
-                for block in geometry.positionCount.indices {
-                    for a in 0..<geometry.positionCount[block] {
-                        for b in a..<geometry.positionCount[block] {
-                            let span = geometry.spans[(block * stride + a) * stride + b]
-                            let expected = lineCells.indices.reduce(UInt32(0)) { $0 | (lineCells[$1] & span != 0 ? 1 << UInt32($1) : 0) }
-                            #expect(geometry.spanBlocks[(block * stride + a) * stride + b] == expected)
-                            compared += 1
-                        }
+        for puzzle in randomBoardsOfEverySize(seed: 37, count: 25) {
+            let geometry = RushHourGeometry(puzzle)
+            let stride = RushHourGeometry.stride
+            // A block's line on the board: every cell it covers at some position.
+            let lineCells = geometry.positionCount.indices.map { block in
+                (0..<geometry.positionCount[block]).reduce(UInt64(0)) { $0 | geometry.masks[block * stride + $1] }
+            }
+            for block in geometry.positionCount.indices {
+                for a in 0..<geometry.positionCount[block] {
+                    for b in a..<geometry.positionCount[block] {
+                        let span = geometry.spans[(block * stride + a) * stride + b]
+                        let expected = lineCells.indices.reduce(UInt32(0)) { $0 | (lineCells[$1] & span != 0 ? 1 << UInt32($1) : 0) }
+                        #expect(geometry.spanBlocks[(block * stride + a) * stride + b] == expected)
+                        compared += 1
                     }
                 }
             }
@@ -373,20 +373,17 @@ struct RushHourBFSOrderTests {
 
     @Test("on random boards of every size, bfs reaches the same first goal by the same moves, with the same counts there, as a search that looks every slide up: the skips change neither order nor tags")
     func sameGoalMovesAndCounts() throws {
-        var random = RandomBoards(seed: 53)
         var solved = 0
-        for (width, height) in [(6, 6), (4, 4), (5, 7), (7, 5), (8, 8), (3, 6)] {
-            for puzzle in random.boards(count: 120, width: width, height: height) {
-                var plain = PlainSearch(RushHourGeometry(puzzle))
-                plain.run(upTo: 30_000)
-                guard plain.goal != nil else { continue }
-                let bfs = RushHourBFSSolver().solve(puzzle, options: SolveOptions(maxStates: 60_000))
-                #expect(bfs.status == .solved)
-                #expect(bfs.solution == plain.moves(in: puzzle), "\(puzzle.gridText())")
-                #expect(bfs.statistics.examined == plain.examined, "\(puzzle.gridText())")
-                #expect(bfs.statistics.enqueued == plain.queue.count, "\(puzzle.gridText())")
-                solved += plain.queue.count > 50 ? 1 : 0
-            }
+        for puzzle in randomBoardsOfEverySize(seed: 53, count: 120) {
+            var plain = PlainSearch(RushHourGeometry(puzzle))
+            plain.run(upTo: 30_000)
+            guard plain.goal != nil else { continue }
+            let bfs = RushHourBFSSolver().solve(puzzle, options: SolveOptions(maxStates: 60_000))
+            #expect(bfs.status == .solved)
+            #expect(bfs.solution == plain.moves(in: puzzle), "\(puzzle.gridText())")
+            #expect(bfs.statistics.examined == plain.examined, "\(puzzle.gridText())")
+            #expect(bfs.statistics.enqueued == plain.queue.count, "\(puzzle.gridText())")
+            solved += plain.queue.count > 50 ? 1 : 0
         }
         #expect(solved > 50)
     }
