@@ -61,8 +61,11 @@ public struct BucketStateTable: SearchStateTable, ~Copyable {
 
     public var memoryBytes: Int { Self.bytes(bucketCount) }
 
+    /// When that passes the growth threshold, the old slots and the new ones together, during
+    /// the copy: half as big again, or at 4/5 full, a bucket's bytes for 6.4 states.
     public func bytesHeld(afterAdding adding: Int) -> Int {
-        count + adding > growthThreshold ? memoryBytes + max(memoryBytes * 3 / 2, (count + adding) * 10) : memoryBytes
+        guard count + adding > growthThreshold else { return memoryBytes }
+        return memoryBytes + max(memoryBytes * 3 / 2, (count + adding) * Self.bytes(5) / (4 * Self.slotsPerBucket))
     }
 
     /// As StateTable's: `count` states fill a third of it, reused unless too small or over 4x.

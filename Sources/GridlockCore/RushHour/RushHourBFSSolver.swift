@@ -53,6 +53,8 @@ public struct RushHourBFSSolver: PuzzleSolver {
         _ puzzle: RushHourPuzzle, options: SolveOptions, window: Window.Type
     ) -> SolveResult {
         let geometry = RushHourGeometry(puzzle)
+        // The queue carries a state's count of slides in a byte: at most 18 blocks of 6 each.
+        precondition(geometry.slidesAtMost <= Int(UInt8.max), "validation caps blocks and board sizes")
         var search = BFSStates<Window>(keyBits: geometry.lines.count * RushHourGeometry.bitsPerBlock)
         var statistics = SearchStatistics()
         // Room for the levels of most puzzles, so the tables do not grow a level at a time.
