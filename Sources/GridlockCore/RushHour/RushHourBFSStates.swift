@@ -184,6 +184,8 @@ struct BFSStates<Window: SearchStateTable & ~Copyable>: ~Copyable {
     /// for a new one. Returns the index of the first goal among them, the first goal of the
     /// search, after which it stops if `stopAtGoal`. The goal test looks at the prisoner first:
     /// almost never at the goal, so well predicted, where whether a candidate is new is a coin toss.
+    /// Almost always `queueInPlace` does it; here, through the buffer, only where the candidates
+    /// might not all fit in the entries' last chunk or in the ring, which then grow.
     @inlinable @inline(__always)
     mutating func queueNew(
         _ buffer: borrowing CandidateBuffer, count candidates: Int, parentSlides: Int, goal: GoalTest, stopAtGoal: Bool
