@@ -4,9 +4,10 @@
 //
 //   exited 0, answer solved, validator agrees   solved (moves, solution)
 //   exited 0, answer unsolvable                 unsolvable, judged by the input's expected answer, or
-//                                               else checked by the kind's default solver (a
-//                                               false claim is a wrong answer)
-//   exited 0, answer wrong                      failed: "wrong answer: the first bad move ..."
+//                                               else checked by the kind's default solver
+//   exited 0, answer wrong by the one rule      failed: "wrong answer: ..." naming what differs (the
+//   (AnswerRule: refuted, another length than   first bad move, the lengths, a false claim of no
+//   the input's MOVES, a false "unsolvable")    solution)
 //   exited 0, answer unreadable                 failed: "error: ..." (its first bytes escaped)
 //   exit code N, or killed by a signal          failed: "crashed: exit code N" / "signal N (NAME)"
 //   still running at the deadline               cutoff: "cut off (timeout)", the group killed
@@ -131,8 +132,7 @@ public enum ExternalSolving {
         switch answer.claim {
         case .unsolvable:
             outcome.status = .unsolvable
-            // The input's expected answer judges it (JobResult.judge); else a built-in search.
-            guard puzzle.expectedMoves == nil else { return outcome }
+            // The input's expected answer judges it, else a built-in search (AnswerCheck).
             switch AnswerCheck.verdict(of: .unsolvable, for: puzzle, options: checks) {
             case .correct: outcome.unsolvableConfirmed = true
             case .unknown: break

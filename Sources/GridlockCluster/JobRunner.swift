@@ -48,7 +48,8 @@ public enum JobRunner {
             return result
         }
         result.expectedMoves = puzzle.expectedMoves
-        let deadline = job.timeoutSeconds.map { start.advanced(by: .seconds($0)) }
+        // A coordinator states the wall limit a CPU limit implies; one that did not still gets it.
+        let deadline = job.limits.wallSeconds(given: job.timeoutSeconds).map { start.advanced(by: .seconds($0)) }
         let options = limited(SolveOptions.until(deadline, SolveOptions(maxStates: job.maxStates, memoryBudgetBytes: memoryBudgetBytes)), by: job.limits)
         if let solver = external.named(job.solver, kind: kind) {
             guard JobFingerprint.digest(of: solver.identity) == job.solverDigest else {
@@ -66,7 +67,7 @@ public enum JobRunner {
             // so the commands refuse --time-limit with analysis jobs.
             analyze(puzzle, job: job, memoryBudgetBytes: min(memoryBudgetBytes, job.limits.memoryBytes ?? .max), into: &result)
             measure()
-            result.judge()
+            result.judge(expectedCluster: puzzle.expectedCluster)
             return result
         }
         let solved = puzzle.solve(with: job.solver, options: options)!
@@ -74,7 +75,12 @@ public enum JobRunner {
         measure()
         result.status = JobStatus(solved.status)
         if let reason = solved.cutoffReason, solved.status == .cutoff {
-            result.error = "cut off (\(reason.rawValue)) after \(solved.statistics.statesStored) states"
+            // The time used, as an outside solver's cut-off says it: CPU and wall, and the limits.
+            let limitsText = [job.limits.cpuSeconds.map { "CPU limit \($0.formatted(decimals: 3)) s" },
+                              job.limits.wallSeconds(given: job.timeoutSeconds).map { "wall limit \($0.formatted(decimals: 3)) s" }]
+                .compactMap { $0 }.joined(separator: ", ")
+            result.error = "cut off (\(reason.rawValue)) after \(solved.statistics.statesStored) states, \(result.cpuSeconds.formatted(decimals: 3)) s of CPU time and \(result.seconds.formatted(decimals: 3)) s of wall time"
+                + (limitsText.isEmpty ? "" : " (\(limitsText))")
             result.termination = Termination(reason)
         }
         result.moves = solved.moves
@@ -103,9 +109,9 @@ public enum JobRunner {
         if let failure = puzzle.validationFailure(of: solved) {
             result.status = .failed
             result.error = "the solution failed validation: \(failure)"
-            result.judge(refuted: true)
+            result.judge(refutation: result.error)
         } else {
-            result.judge()
+            result.judge(expectedCluster: puzzle.expectedCluster)
         }
         return result
     }
@@ -143,7 +149,9 @@ extension JobResult {
         solverStats = outcome.stats
         termination = outcome.termination
         // A claim of no solution that neither the input nor a built-in search could check is unknown.
-        judge(refuted: outcome.failure == .wrongAnswer, unchecked: outcome.status == .unsolvable && !outcome.unsolvableConfirmed)
+        judge(
+            refutation: outcome.failure == .wrongAnswer ? outcome.error ?? "wrong answer" : nil,
+            unchecked: outcome.status == .unsolvable && !outcome.unsolvableConfirmed)
     }
 }
 

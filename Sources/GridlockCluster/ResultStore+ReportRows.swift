@@ -25,20 +25,22 @@ public struct ReportRow: Sendable, Hashable {
     public var peakRSSBytes: Int
     /// When the sink stored it, in seconds since 1970.
     public var storedAt: Double
+    /// The stored verdict (JobResult.checkedVerdict).
+    public var verdict: AnswerVerdict
 
     /// Store times a row can have: from 1970 to about the year 5000.
     public static let plausibleStoredAt = 0.0...1e11
 
-    /// Whether the answer disagrees with the input's (the tables' `wrong`).
+    /// Whether the answer is wrong, by the one rule (the tables' `wrong`).
     public var isWrong: Bool {
-        guard let expectedMoves, status.isAnswer else { return false }
-        return (moves ?? -1) != expectedMoves
+        AnswerRule.storedRowIsWrong(verdict: verdict, status: status, moves: moves, expectedMoves: expectedMoves)
     }
 
     public init(
         batch: String, job: Int, kind: PuzzleKind, puzzle: String, solver: String, source: String, status: JobStatus,
         moves: Int? = nil, expectedMoves: Int? = nil, error: String? = nil, worker: String = "w", seconds: Double = 0,
-        examined: Int = 0, statesStored: Int = 0, memoryBytes: Int = 0, peakRSSBytes: Int = 0, storedAt: Double = 0
+        examined: Int = 0, statesStored: Int = 0, memoryBytes: Int = 0, peakRSSBytes: Int = 0, storedAt: Double = 0,
+        verdict: AnswerVerdict = .unknown
     ) {
         self.batch = batch
         self.job = job
@@ -57,6 +59,7 @@ public struct ReportRow: Sendable, Hashable {
         self.memoryBytes = memoryBytes
         self.peakRSSBytes = peakRSSBytes
         self.storedAt = storedAt
+        self.verdict = verdict
     }
 }
 
@@ -71,7 +74,7 @@ extension ResultStore {
             let cursor = try Row.fetchCursor(
                 db, sql: """
                     SELECT batch, job, kind, puzzle, solver, source, status, moves, expected_moves, error, worker, seconds,
-                           examined, states, memory_bytes, peak_rss_bytes, stored_at
+                           examined, states, memory_bytes, peak_rss_bytes, stored_at, verdict
                     FROM results \(filter) ORDER BY batch, job
                     """,
                 arguments: arguments)
@@ -102,6 +105,7 @@ extension ReportRow {
             solver: try row.decode(atIndex: 4), source: try row.decode(atIndex: 5), status: status, moves: try row.decode(atIndex: 7),
             expectedMoves: try row.decode(atIndex: 8), error: try row.decode(atIndex: 9), worker: try row.decode(atIndex: 10),
             seconds: try row.decode(atIndex: 11), examined: try row.decode(atIndex: 12), statesStored: try row.decode(atIndex: 13),
-            memoryBytes: try row.decode(atIndex: 14), peakRSSBytes: try row.decode(atIndex: 15), storedAt: try row.decode(atIndex: 16))
+            memoryBytes: try row.decode(atIndex: 14), peakRSSBytes: try row.decode(atIndex: 15), storedAt: try row.decode(atIndex: 16),
+            verdict: (try? row.decode(String.self, atIndex: 17)).flatMap(AnswerVerdict.init(rawValue:)) ?? .unknown)
     }
 }

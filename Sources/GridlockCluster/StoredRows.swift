@@ -184,12 +184,8 @@ public struct JobSummary: Sendable {
     /// Which run of its puzzle (`--repeats`), for the paired ratios.
     public var repetition = 0
 
-    /// Whether the answer disagrees with the input's: the rule of `JobResult.contradictsExpected`.
-    public var contradictsExpected: Bool {
-        guard let expectedMoves, status.isAnswer else { return false }
-        return (moves ?? -1) != expectedMoves
+    /// Whether the answer is wrong, by the one rule: its verdict says so, or it contradicts the input's.
+    public var isWrong: Bool {
+        AnswerRule.storedRowIsWrong(verdict: verdict, status: status, moves: moves, expectedMoves: expectedMoves)
     }
-
-    /// Whether the answer is wrong: its verdict says so, or it contradicts the input's.
-    public var isWrong: Bool { verdict == .wrong || contradictsExpected }
 }

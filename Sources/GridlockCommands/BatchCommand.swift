@@ -90,7 +90,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        if jobOptions.timeout == nil, let outside = (try? jobOptions.external.solvers())?.first(where: { jobOptions.solverNames.contains($0.name) }) {
+        if jobOptions.timeout == nil, jobOptions.limits.timeLimit == nil, let outside = (try? jobOptions.external.solvers())?.first(where: { jobOptions.solverNames.contains($0.name) }) {
             StandardError.write("batch: no --timeout: an outside solver (\(outside.name)) that never ends holds its worker for good\n")
         }
         let name = batch ?? Self.freshName(in: db)
@@ -233,12 +233,14 @@ struct JobOptions: ParsableArguments {
     }
 
     /// Every job's kind, solvers, limits and options: what decides its answer.
+    /// A CPU limit with no wall limit implies one (JobLimits.wallSeconds), stated in the job.
     func specification(batch: String, file: ClusterConfig = ClusterConfig()) -> JobSpecification {
-        JobSpecification(
+        let limits = limits.limits(file)
+        return JobSpecification(
             batch: batch, kind: reading.puzzleKind, solvers: solverNames, external: (try? external.solvers(file: file)) ?? [],
             maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
-            timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
-            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits.limits(file), paired: paired, repeats: repeats)
+            timeoutSeconds: limits.wallSeconds(given: timeout ?? file.double("job.timeout_s")), tileOptions: reading.tileOptions,
+            maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits, paired: paired, repeats: repeats)
     }
 }
 

@@ -164,10 +164,10 @@ struct BenchCommand: ParsableCommand {
         return first.status == other.status && first.moves == other.moves
     }
 
-    /// Agrees with the expected answer (when there is one) and replays cleanly.
+    /// Not wrong by the one rule (AnswerRule): replays cleanly and agrees with the input's
+    /// expected moves and cluster, where it gives them.
     private func isCorrect(_ result: SolveResult, _ puzzle: ParsedPuzzle) -> Bool {
-        if let expected = puzzle.expectedMoves, (result.moves ?? -1) != expected { return false }
-        return puzzle.validationFailure(of: result) == nil
+        !puzzle.judge(result).isWrong
     }
 }
 

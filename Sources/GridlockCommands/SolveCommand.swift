@@ -99,7 +99,7 @@ struct SolveCommand: ParsableCommand {
         // This process's only children are its outside solvers' (ExternalProcess).
         ExternalProcess.reapsEveryChild.store(true, ordering: .relaxed)
         defer { ExternalServers.stopAll() }
-        if let solver, timeout == nil, (try? external.solvers())?.contains(where: { $0.name == solver }) == true {
+        if let solver, timeout == nil, limits.timeLimit == nil, (try? external.solvers())?.contains(where: { $0.name == solver }) == true {
             StandardError.write("solve: no --timeout: an outside solver that never ends is never stopped\n")
         }
         let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: reading.puzzleKind)
@@ -149,7 +149,7 @@ struct SolveCommand: ParsableCommand {
     private var plan: Plan {
         let memoryBudget = memoryBudget.bytes
         return Plan(
-            kind: reading.puzzleKind, tileOptions: reading.tileOptions, solver: solver, timeout: timeout,
+            kind: reading.puzzleKind, tileOptions: reading.tileOptions, solver: solver, timeout: limits.limits().wallSeconds(given: timeout),
             outsideSolvers: (try? external.solvers()) ?? [], limits: limits.limits(),
             searchOptions: SolveOptions(
                 maxStates: maxStates, exploreWholeCluster: full, solutionLimit: count ?? 1, maxSteps: maxSteps,

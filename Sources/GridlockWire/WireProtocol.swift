@@ -228,30 +228,33 @@ public struct JobResult: Sendable, Hashable {
         repetition = job.repetition
     }
 
+    /// What is known of the answer, for the one rule (`AnswerRule`): its claim, its moves
+    /// and cluster, the input's expected moves; `expectedCluster` and the validator's
+    /// `refutation` are the worker's to add (they do not travel).
+    public func evidence(expectedCluster: Int? = nil, refutation: String? = nil, unchecked: Bool = false) -> AnswerEvidence {
+        AnswerEvidence(
+            claim: .init(status, moves: moves), cluster: cluster, expectedMoves: expectedMoves, expectedCluster: expectedCluster,
+            refutation: refutation, unchecked: unchecked)
+    }
+
     /// Whether the answer disagrees with the one the input gave: a different move count, a
     /// false "unsolvable", or a solution where the input said there is none.
-    public var contradictsExpected: Bool {
-        guard let expectedMoves, status.isAnswer else { return false }
-        return (moves ?? -1) != expectedMoves
+    public var contradictsExpected: Bool { AnswerRule.movesDifference(evidence()) != nil }
+
+    /// Judges the answer by the one rule: wrong when `refutation` (the validator's, or a false
+    /// claim found by a search) is given, or when it contradicts the input's expected moves or
+    /// `expectedCluster`; unknown when there is no answer, or for an unchecked claim of no
+    /// solution (an outside solver's bare claim) with nothing expected. A wrong answer's error
+    /// names what differs, unless it already has one.
+    public mutating func judge(expectedCluster: Int? = nil, refutation: String? = nil, unchecked: Bool = false) {
+        let judgement = AnswerRule.judge(evidence(expectedCluster: expectedCluster, refutation: refutation, unchecked: unchecked))
+        verdict = judgement.verdict
+        if judgement.isWrong, error == nil, let reason = judgement.reason { error = "wrong answer: \(reason)" }
     }
 
-    /// Judges the answer: wrong when `refuted` (the validator rejected it) or when it
-    /// contradicts the input's expected answer; correct when it agrees, or when nothing is
-    /// expected and the answer is checked (a replayed solution, a built-in search's proof of no
-    /// solution; an outside solver's bare claim of none is not: `unchecked`); unknown when there
-    /// is no answer.
-    public mutating func judge(refuted: Bool = false, unchecked: Bool = false) {
-        if refuted || contradictsExpected {
-            verdict = .wrong
-        } else if !status.isAnswer || (unchecked && expectedMoves == nil) {
-            verdict = .unknown
-        } else {
-            verdict = .correct
-        }
-    }
-
-    /// The verdict the store keeps: the worker's, except that an answer contradicting the
-    /// expected one is wrong and a non-answer cannot be correct, whatever a worker says.
+    /// The verdict the store keeps: the worker's, except that the rule applied to what the
+    /// sink can see (the moves against the expected ones) overrules it, and a non-answer
+    /// cannot be correct, whatever a worker says.
     public var checkedVerdict: AnswerVerdict {
         if contradictsExpected { return .wrong }
         if verdict == .correct, !status.isAnswer { return .unknown }

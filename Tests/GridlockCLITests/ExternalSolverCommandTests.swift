@@ -113,9 +113,35 @@ struct ExternalSolverCommandTests {
     func unsolvableClaimsChecked() throws {
         let unsolvable = #"echo '{"status":"unsolvable"}'"#
         let solvable = try Self.solve(unsolvable)
-        #expect(solvable.status == 3 && solvable.stdout.contains("failed: wrong answer: it is not unsolvable"), "\(solvable.stdout)\(solvable.stderr)")
+        #expect(solvable.status == 3 && solvable.stdout.contains("failed: wrong answer: a false claim of no solution: bfs solved it in 23 moves"), "\(solvable.stdout)\(solvable.stderr)")
         let confirmed = try Self.solve(unsolvable, puzzle: "oBCDDDEBCoFGEBAAFGHHHooGoooooIJJoooI")
         #expect(confirmed.status == 0 && confirmed.stdout.contains("outside: unsolvable, as it claims"), "\(confirmed.stdout)\(confirmed.stderr)")
+    }
+
+    @Test("a false claim of no solution, or a legal answer longer than MOVES, fails alike with MOVES or without (one rule)")
+    func wrongAnswersFailAlike() throws {
+        let unsolvable = #"echo '{"status":"unsolvable"}'"#
+        let withMoves = try Self.solve(unsolvable, puzzle: "23 \(Self.puzzle) 58419")
+        #expect(withMoves.status == 3, "\(withMoves.stdout)\(withMoves.stderr)")
+        #expect(withMoves.stdout.contains("failed: wrong answer: a false claim of no solution: the input's MOVES is 23"), "\(withMoves.stdout)")
+        let bare = try Self.solve(unsolvable)
+        #expect(bare.status == 3 && bare.stdout.contains("failed: wrong answer: a false claim of no solution"), "\(bare.stdout)")
+        // A legal 25-move answer (the first move made and undone, then the 23) to a line whose MOVES says 23.
+        let right = try Self.rightAnswer()
+        let longer = right.replacingOccurrences(of: #"["D up 1","#, with: #"["D up 1","D down 1","D up 1","#)
+        #expect(longer != right, "the optimal answer starts with D up 1: \(right)")
+        let long = try Self.solve("echo '\(longer)'", puzzle: "23 \(Self.puzzle) 58419")
+        #expect(long.status == 3 && long.stdout.contains("failed: wrong answer: 25 moves, longer than the input's MOVES of 23"), "\(long.stdout)")
+    }
+
+    @Test("a CPU limit alone implies a wall limit of twice it plus a second: a solver that sleeps is stopped")
+    func cpuLimitImpliesAWallLimit() throws {
+        let started = Date()
+        let result = try Self.solve("sleep 30", ["--time-limit", "0.2"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 2 && result.stdout.contains("cut off (timeout) in 1.4"), "\(result.stdout)\(result.stderr)")
+        #expect(elapsed < 10, "stopped after \(elapsed) s")
+        #expect(!result.stderr.contains("no --timeout"), "\(result.stderr)")
     }
 
     @Test("a time limit days long is taken, not a crash")

@@ -64,7 +64,7 @@ struct SolveCommandTests {
     func disagreement() throws {
         let output = try GridlockBinary.run(["solve", "-"], stdin: "02 ooooooooooooAAoooooooooooooooooooooo\n")
         #expect(output.status == 3)
-        #expect(output.stdout.contains("EXPECTED 2 moves"))
+        #expect(output.stdout.contains("WRONG: 1 move, shorter than the input's MOVES of 2"), "\(output.stdout)")
     }
 
     @Test("every solver solves the sample file", arguments: ["bfs", "bidirectional", "reference"])

@@ -29,9 +29,22 @@ struct AnswerVerdictTests {
     ] as [(JobStatus, Int?, Int?, Bool, Bool, AnswerVerdict)])
     func judged(status: JobStatus, moves: Int?, expected: Int?, refuted: Bool, unchecked: Bool, verdict: AnswerVerdict) {
         var result = Self.result(status, moves: moves, expected: expected)
-        result.judge(refuted: refuted, unchecked: unchecked)
+        result.judge(refutation: refuted ? "the validator refused it" : nil, unchecked: unchecked)
         #expect(result.verdict == verdict)
         #expect(result.checkedVerdict == verdict && result.isWrong == (verdict == .wrong))
+    }
+
+    @Test("a cluster that differs from the input's CLUSTER is wrong, and the error names both")
+    func clusterDiffers() {
+        var result = Self.result(.unsolvable, expected: -1)
+        result.cluster = 120
+        result.judge(expectedCluster: 119)
+        #expect(result.verdict == .wrong)
+        #expect(result.error == "wrong answer: a cluster of 120 boards, where the input's CLUSTER says 119")
+        var agreeing = Self.result(.unsolvable, expected: -1)
+        agreeing.cluster = 119
+        agreeing.judge(expectedCluster: 119)
+        #expect(agreeing.verdict == .correct && agreeing.error == nil)
     }
 
     @Test("a worker cannot call a contradicted answer, or no answer, correct")

@@ -24,26 +24,31 @@ public enum AnswerCheck {
         case unknown(String)
     }
 
-    /// Judges `claim` on `puzzle`; `options` limit the search that checks a claim of no solution.
+    /// Judges `claim` on `puzzle` by the one rule (`AnswerRule`): the validator replays moves
+    /// and grids, and the input's MOVES, where it gives them, judge the length and a claim of
+    /// no solution; without them a claim of no solution is checked by solving the puzzle, with
+    /// `options` as the search's limits.
     public static func verdict(of claim: Claim, for puzzle: ParsedPuzzle, options: SolveOptions = SolveOptions()) -> Verdict {
         switch claim {
         case .unsolvable:
-            let result = puzzle.solve(with: puzzle.kind.defaultSolver, options: options)!
+            if puzzle.expectedMoves != nil { return verdict(AnswerEvidence(claim: .unsolvable, expectedMoves: puzzle.expectedMoves)) }
+            let solver = puzzle.kind.defaultSolver
+            let result = puzzle.solve(with: solver, options: options)!
             switch result.status {
-            case .unsolvable: return .correct("it has no solution, as claimed (\(puzzle.kind.defaultSolver) proved it)")
+            case .unsolvable: return .correct("it has no solution, as claimed (\(solver) proved it)")
             case .solved:
-                guard let moves = result.moves, result.solvedPosition == nil else { return .wrong("it is not unsolvable: \(puzzle.kind.defaultSolver) solved it") }
-                return .wrong("it is not unsolvable: \(puzzle.kind.defaultSolver) solved it in \(moves) move\(moves == 1 ? "" : "s")")
-            default: return .unknown("\(puzzle.kind.defaultSolver) was cut off (\(result.cutoffReason?.rawValue ?? "a limit")) before it could tell")
+                guard let moves = result.moves, result.solvedPosition == nil else { return .wrong("a false claim of no solution: \(solver) solved it") }
+                return .wrong("a false claim of no solution: \(solver) solved it in \(moves) move\(moves == 1 ? "" : "s")")
+            case .cutoff: return .unknown("\(solver) was cut off (\(result.cutoffReason?.rawValue ?? "a limit")) before it could tell")
             }
         case .filled(let grid):
             guard let sudoku = puzzle.sudoku else { return .wrong("a filled grid answers a Sudoku, and this is a \(puzzle.kind.rawValue) puzzle") }
             do {
                 try SudokuSolutionValidator.validate(grid, for: sudoku)
-                return .correct("the grid is filled, keeps every given and breaks no rule")
             } catch {
                 return .wrong("\(error)")
             }
+            return verdict(AnswerEvidence(claim: .solved(moves: nil), expectedMoves: puzzle.expectedMoves), correct: "the grid is filled, keeps every given and breaks no rule")
         case .solved(let texts):
             if puzzle.sudoku != nil {
                 guard texts.count == 1 else { return .wrong("a Sudoku's answer is its filled grid, one text, not \(texts.count) moves") }
@@ -57,7 +62,19 @@ public enum AnswerCheck {
             }
             let result = SolveResult(status: .solved, solution: moves, statistics: SearchStatistics())
             if let failure = puzzle.validationFailure(of: result) { return .wrong(failure) }
-            return .correct("\(moves.count) move\(moves.count == 1 ? "" : "s"), each legal, and the puzzle is solved")
+            return verdict(
+                AnswerEvidence(claim: .solved(moves: moves.count), expectedMoves: puzzle.expectedMoves),
+                correct: "\(moves.count) move\(moves.count == 1 ? "" : "s"), each legal, and the puzzle is solved")
+        }
+    }
+
+    /// The rule's judgement in this type's words.
+    private static func verdict(_ evidence: AnswerEvidence, correct: String = "it has no solution, as the input's MOVES says") -> Verdict {
+        let judgement = AnswerRule.judge(evidence)
+        switch judgement.verdict {
+        case .correct: return .correct(correct)
+        case .wrong: return .wrong(judgement.reason ?? "wrong")
+        case .unknown: return .unknown(judgement.reason ?? "unknown")
         }
     }
 

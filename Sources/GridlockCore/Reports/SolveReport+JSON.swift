@@ -15,6 +15,7 @@ extension SolveReport: JSONWritable {
         writer.object { json in
             json.member("cluster", cluster)
             json.member("cutoffReason", cutoffReason)
+            json.member("disagreement", disagreement)
             json.member("error", error)
             json.member("expectedCluster", expectedCluster)
             json.member("expectedMoves", expectedMoves)

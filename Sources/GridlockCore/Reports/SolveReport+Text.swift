@@ -69,8 +69,7 @@ extension SolveReport {
     private var expectation: String {
         guard let matchesExpected else { return "" }
         if matchesExpected { return " (as expected)" }
-        let wanted = expectedMoves.map { $0 < 0 ? "unsolvable" : "\($0) moves" } ?? "cluster \(expectedCluster ?? 0)"
-        return " (EXPECTED \(wanted))"
+        return " (WRONG: \(disagreement ?? "it disagrees with the input's expected answer"))"
     }
 }
 

@@ -108,8 +108,12 @@ public struct SolveReport: Sendable, Codable, Hashable {
     public var cluster: Int?
     public var expectedMoves: Int?
     public var expectedCluster: Int?
-    /// False when the input gave an expected answer and the solve disagrees with it.
+    /// False when the answer is wrong by the one rule (AnswerRule): it disagrees with the
+    /// input's expected answer or fails validation; true when it matches an expected answer.
     public var matchesExpected: Bool?
+    /// What differs, when `matchesExpected` is false: "25 moves, longer than the input's MOVES
+    /// of 23", "a cluster of ... boards, where the input's CLUSTER says ...".
+    public var disagreement: String?
     public var error: ErrorInfo?
     public var stats: Stats?
     /// True for an outside solver's run (`--external`): its stats are its process's time and
@@ -156,7 +160,6 @@ public struct SolveReport: Sendable, Codable, Hashable {
         report.cluster = result.cluster
         report.expectedMoves = expectedMoves
         report.expectedCluster = expectedCluster
-        report.matchesExpected = Self.agrees(result, expectedMoves: expectedMoves, expectedCluster: expectedCluster)
         let statistics = result.statistics
         report.stats = Stats(
             examined: statistics.examined, enqueued: statistics.enqueued,
@@ -166,26 +169,16 @@ public struct SolveReport: Sendable, Codable, Hashable {
             levelReached: statistics.levelReached, seconds: statistics.seconds,
             searchNodes: statistics.searchNodes, guesses: statistics.guesses, propagations: statistics.propagations,
             bounds: statistics.bounds)
-        if let failure = puzzle.validationFailure(of: result) {
+        let failure = puzzle.validationFailure(of: result)
+        let judgement = AnswerRule.judge(puzzle.evidence(for: result, validationFailure: failure))
+        if judgement.isWrong {
             report.matchesExpected = false
-            report.error = .init(code: "invalid-solution", message: "the solver's solution failed validation: \(failure)")
+            report.disagreement = judgement.reason
+            if let failure { report.error = .init(code: "invalid-solution", message: "the solver's solution failed validation: \(failure)") }
+        } else if result.status != .cutoff, expectedMoves != nil || (expectedCluster != nil && result.cluster != nil) {
+            report.matchesExpected = true
         }
         return report
-    }
-
-    /// Nil when nothing was expected or the search was cut off (it proved nothing).
-    static func agrees(_ result: SolveResult, expectedMoves: Int?, expectedCluster: Int?) -> Bool? {
-        guard result.status != .cutoff, expectedMoves != nil || (expectedCluster != nil && result.cluster != nil) else {
-            return nil
-        }
-        var agrees = true
-        if let expectedMoves {
-            agrees = agrees && (result.moves ?? -1) == expectedMoves
-        }
-        if let expectedCluster, let cluster = result.cluster {
-            agrees = agrees && cluster == expectedCluster
-        }
-        return agrees
     }
 
 }

@@ -92,6 +92,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
             // The family (the states one parent queued) that the state being expanded is in.
             var familyEnd = 0
             var marked: UInt32 = 0
+            var nearBudget = false
             levelLoop: while levelStart < search.count {
                 let levelEnd = search.count
                 search.levelStarts.append(levelEnd)
@@ -99,9 +100,8 @@ public struct RushHourBFSSolver: PuzzleSolver {
                     if expanded % SolveOptions.cancellationInterval == 0 {
                         if options.isCancelled() { cutoff = options.stopReason; break levelLoop }
                         if search.count > options.maxStates { cutoff = .maxStates; break levelLoop }
-                        if options.overBudget(search.bytesHeld(afterAdding: growthMargin)) {
-                            cutoff = .memoryBudget; break levelLoop
-                        }
+                        // Near the budget: from here every expansion checks what is held (MemoryBudget.swift).
+                        nearBudget = options.overBudget(search.bytesHeld(afterAdding: growthMargin))
                     }
                     expanded &+= 1
                     let entry = search.entries[position]
@@ -132,6 +132,7 @@ public struct RushHourBFSSolver: PuzzleSolver {
                         statisticsAtGoal = snapshot
                         if stopAtGoal { break levelLoop }
                     }
+                    if nearBudget, options.overBudget(search.bytesHeld(afterAdding: 0)) { cutoff = .memoryBudget; break levelLoop }
                 }
                 var enqueued = search.count - levelEnd
                 levels.flush(examined: &examined, enqueued: &enqueued, into: &statistics)

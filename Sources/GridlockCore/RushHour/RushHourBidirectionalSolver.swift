@@ -75,6 +75,12 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
 
         geometry.withTables { tables in
             var expanded = 0
+            var nearBudget = false
+            /// The tables and queues, once grown for `adding` more states.
+            func held(afterAdding adding: Int) -> Int {
+                search.forward.table.bytesHeld(afterAdding: adding) + search.backward.table.bytesHeld(afterAdding: adding)
+                    + search.next.bytesHeld(afterAdding: adding) + (frontiers.0.capacity + frontiers.1.capacity) * 8
+            }
             layers: while cutoff == nil, !frontiers.0.isEmpty, !frontiers.1.isEmpty {
                 search.expandingForward = frontiers.0.count <= frontiers.1.count
                 let frontier = search.expandingForward ? frontiers.0 : frontiers.1
@@ -82,10 +88,8 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
                     if expanded % SolveOptions.cancellationInterval == 0 {
                         if options.isCancelled() { cutoff = options.stopReason; break layers }
                         if search.storedStates > options.maxStates { cutoff = .maxStates; break layers }
-                        let margin = SolveOptions.growthMargin
-                        let held = search.forward.table.bytesHeld(afterAdding: margin) + search.backward.table.bytesHeld(afterAdding: margin)
-                            + search.next.bytesHeld(afterAdding: margin) + (frontiers.0.capacity + frontiers.1.capacity) * 8
-                        if options.overBudget(held) { cutoff = .memoryBudget; break layers }
+                        // Near the budget: from here every expansion checks what is held (MemoryBudget.swift).
+                        nearBudget = options.overBudget(held(afterAdding: SolveOptions.growthMargin))
                     }
                     expanded &+= 1
                     search.comingFrom(RushHourGeometry.tag(of: entry))
@@ -93,7 +97,12 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
                     let otherQueue = search.expandingForward ? frontiers.1.count : frontiers.0.count
                     statistics.maxQueue = max(statistics.maxQueue, frontier.count - position - 1 + search.next.count + otherQueue)
                     if met { break layers }
+                    if nearBudget, options.overBudget(held(afterAdding: 0)) { cutoff = .memoryBudget; break layers }
                 }
+                // The layer's peak: the frontier it expanded, the other, and the next one in
+                // full (issue 43: measured only after the swap, a shrinking frontier's layer
+                // held more than the reported peak).
+                bytes = max(bytes, (frontiers.0.capacity + frontiers.1.capacity + search.next.capacity) * 8)
                 if search.expandingForward {
                     depths.forward += 1
                     statistics.countExamined(atLevel: depths.forward, search.examined)
@@ -111,6 +120,8 @@ public struct RushHourBidirectionalSolver: PuzzleSolver {
                 search.next.removeAll(keepingCapacity: true)
             }
         }
+        // A layer cut short by the meeting, or by a limit.
+        bytes = max(bytes, (frontiers.0.capacity + frontiers.1.capacity + search.next.capacity) * 8)
         // Counts of a layer cut short by the meeting, or by a limit.
         statistics.examined += search.examined
         statistics.enqueued += search.enqueued

@@ -62,6 +62,8 @@ public struct RushHourReferenceSolver: PuzzleSolver {
         var winningBoard: Board?
         var cutoff: CutoffReason?
 
+        static let cancellationInterval = 16
+
         init(puzzle: RushHourPuzzle, options: SolveOptions) {
             self.puzzle = puzzle
             self.options = options
@@ -78,25 +80,32 @@ public struct RushHourReferenceSolver: PuzzleSolver {
                 winningBoard = initialBoard
             }
             var currentLevel = 0
-            var allDone = winningBoard != nil
+            // --full: the search goes on past the goal until the cluster is exhausted (the
+            // guide stops at it), so that the cluster can be counted and checked as bfs's is.
+            let stopsAtGoal = !options.exploreWholeCluster
+            var allDone = winningBoard != nil && stopsAtGoal
             while head < q.count, !allDone {
-                if head % SolveOptions.cancellationInterval == 0 {
+                // Every 16 boards, not every 1,024: an expansion here copies and hashes whole
+                // Sets (tens of µs), and 1,024 of them overshot a 50 ms CPU limit by 36 ms.
+                if head % Self.cancellationInterval == 0 {
                     if options.isCancelled() { cutoff = options.stopReason; break }
                     if lookupMoveForBoard.count > options.maxStates { cutoff = .maxStates; break }
                 }
-                // At every expansion: this solver is slow enough for it, and its boards big.
-                if options.overBudget(bytesHeld(afterAdding: SolveOptions.successorsAtMost)) { cutoff = .memoryBudget; break }
+                // At every expansion (this solver is slow enough for it, and its boards big):
+                // what it holds now, the figure it reports (MemoryBudget.swift).
+                if options.overBudget(bytesHeld(afterAdding: 0)) { cutoff = .memoryBudget; break }
                 let (currentBoard, level) = q[head]
                 head += 1
                 currentLevel = level
-                allDone = expand(currentBoard, level: level)
+                allDone = expand(currentBoard, level: level) && stopsAtGoal
             }
             statistics.levelReached = statistics.enqueuedPerLevel.count - 1
             statistics.finalQueue = q.count - head
             statistics.statesStored = lookupMoveForBoard.count
-            statistics.memoryBytes = estimatedBytes
+            statistics.memoryBytes = bytesHeld(afterAdding: 0)
             if let winningBoard {
-                return SolveResult(status: .solved, solution: moves(to: winningBoard), statistics: statistics)
+                let cluster = options.exploreWholeCluster && cutoff == nil ? lookupMoveForBoard.count : nil
+                return SolveResult(status: .solved, solution: moves(to: winningBoard), cluster: cluster, statistics: statistics)
             }
             if let cutoff {
                 return SolveResult(status: .cutoff, cutoffReason: cutoff, statistics: statistics)
@@ -157,9 +166,10 @@ public struct RushHourReferenceSolver: PuzzleSolver {
             lookupMoveForBoard[newBoard] = Move(blockID: block.id, col: block.col, row: block.row)
             q.append((newBoard, level))
             statistics.maxQueue = max(statistics.maxQueue, q.count - head)
-            if newBlock.isPrisoner, newBlock.col == winColumn {
+            if newBlock.isPrisoner, newBlock.col == winColumn, winningBoard == nil {
                 winningBoard = newBoard
-                return true
+                // --full: this board's other slides still count towards the cluster.
+                return !options.exploreWholeCluster
             }
             return false
         }
@@ -188,7 +198,6 @@ public struct RushHourReferenceSolver: PuzzleSolver {
             return result
         }
 
-        /// A rough count: each stored board is a Set of blocks plus a dictionary entry.
         /// The table and the queue once `adding` more boards are stored: each board a heap
         /// array of its blocks, held once as the table's key and once in the queue.
         func bytesHeld(afterAdding adding: Int) -> Int {
@@ -196,12 +205,6 @@ public struct RushHourReferenceSolver: PuzzleSolver {
             let entry = MemoryLayout<Board>.stride + MemoryLayout<Move>.stride
             return lookupMoveForBoard.bytesHeld(afterAdding: adding, bytesPerEntry: entry) + q.bytesHeld(afterAdding: adding)
                 + (lookupMoveForBoard.count + adding) * boardBytes
-        }
-
-        var estimatedBytes: Int {
-            let blockBytes = MemoryLayout<Block>.stride * puzzle.blocks.count
-            let boardBytes = blockBytes * 2 + 32 + MemoryLayout<Move>.stride + 16
-            return lookupMoveForBoard.count * boardBytes + (q.count - head) * MemoryLayout<(Board, Int)>.stride
         }
     }
 }

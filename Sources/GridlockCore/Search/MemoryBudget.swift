@@ -1,9 +1,14 @@
-// What a search's tables will hold once they next grow, so a search stops *before* it passes
-// its memory budget (`SolveOptions.memoryBudgetBytes`), not after: a table grows by allocating a
-// bigger buffer and copying, so for a moment it holds both. Searches check this where they
-// check their state limit (every `SolveOptions.cancellationInterval` expansions), with room
-// for the states those expansions can add (`growthMargin`); the slower solvers check at every
-// expansion, with room for one. A budget of a few MiB may so stop a fast search at its start.
+// A search's memory budget (`SolveOptions.memoryBudgetBytes`), checked in two steps. Every
+// `SolveOptions.cancellationInterval` expansions (where the state limit is checked) a search
+// asks whether its tables, once grown for the states those expansions could add
+// (`growthMargin`), would pass the budget. Only if so is it near, and from then on it checks
+// after every expansion whether what its tables hold now has passed the budget: a table grows
+// by allocating a bigger buffer and copying, so it counts both while it grows.
+//
+// A search is so cut off only once it holds more than its budget, never because it might: the
+// lookahead alone cut bfs off after one state at a 1 MiB limit, on boards whose whole search
+// needs 50 KiB (issue 43). A search that succeeds reporting a peak of P bytes is never cut
+// off under a budget of P or more. Past the budget it holds at most one expansion's growth.
 
 import Foundation
 
@@ -24,7 +29,7 @@ extension SolveOptions {
     /// States the `cancellationInterval` expansions between two checks can add, at most.
     public static let growthMargin = cancellationInterval * successorsAtMost
 
-    /// Whether tables that will hold `bytes` once they next grow pass the budget.
+    /// Whether `bytes` pass the budget.
     public func overBudget(_ bytes: Int) -> Bool { bytes > memoryBudgetBytes }
 }
 

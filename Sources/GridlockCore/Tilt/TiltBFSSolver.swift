@@ -34,10 +34,10 @@ public struct TiltBFSSolver: PuzzleSolver {
             for position in layerStart..<layerEnd where goal == nil {
                 if parents.count > options.maxStates || parents.count + 4 >= Int(UInt32.max) { cutoff = .maxStates; break }
                 if position % SolveOptions.cancellationInterval == 0, options.isCancelled() { cutoff = options.stopReason; break }
-                // At every expansion, with room for its 4 tilts: the words, the parent links
-                // and the index, each as it will be once they next grow.
-                let held = words.bytesHeld(afterAdding: 4 * stride) + parents.bytesHeld(afterAdding: 4) + tilts.bytesHeld(afterAdding: 4)
-                    + seen.bytesHeld(afterAdding: 4)
+                // At every expansion: what the words, the parent links and the index hold now,
+                // the figure it reports (MemoryBudget.swift).
+                let held = words.bytesHeld(afterAdding: 0) + parents.bytesHeld(afterAdding: 0) + tilts.bytesHeld(afterAdding: 0)
+                    + seen.bytesHeld(afterAdding: 0)
                 if options.overBudget(held) { cutoff = .memoryBudget; break }
                 for direction in TiltDirection.allCases {
                     let moved = words.withUnsafeBufferPointer { all in

@@ -1,8 +1,7 @@
 // The memory budget: every solver that stores states stops with `cutoff`, reason
-// `memory-budget`, before its tables would pass it, saying how many states it reached; with
-// room, the same solve completes. The budgets below were chosen between where each search
-// starts and where it ends (a search checks with room for the states its next expansions may
-// add, so a budget under its first tables stops it at once).
+// `memory-budget`, once its tables hold more than it, saying how many states it reached; with
+// room, the same solve completes. The budgets below are fractions of the peak each search
+// reports when it completes, so they sit between where it starts and where it ends.
 
 import GridlockCore
 import Testing
@@ -17,38 +16,39 @@ struct MemoryBudgetTests {
         SolveOptions(exploreWholeCluster: wholeCluster, memoryBudgetBytes: budget)
     }
 
-    @Test("bfs: a budget under its first tables stops it at once; one under the cluster stops the exploration; room completes it")
+    @Test("bfs: a budget under its peak stops the exploration mid-way, after the goal; its peak completes it")
     func bfs() {
-        let start = RushHourBFSSolver().solve(Self.deep, options: Self.options(Self.mebibyte))
-        #expect(start.status == .cutoff && start.cutoffReason == .memoryBudget)
-        #expect(start.statistics.statesStored >= 1)
-        let partial = RushHourBFSSolver().solve(Self.deep, options: Self.options(3 * Self.mebibyte, wholeCluster: true))
-        // The goal was found before the budget stopped the exploration: solved, no cluster size.
-        #expect(partial.status == .solved && partial.moves == 27 && partial.cluster == nil)
-        #expect(partial.statistics.statesStored < 147_355)
-        #expect(partial.statistics.memoryBytes <= 3 * Self.mebibyte)
         let whole = RushHourBFSSolver().solve(Self.deep, options: Self.options(64 * Self.mebibyte, wholeCluster: true))
         #expect(whole.cluster == 147_355)
+        let peak = whole.statistics.memoryBytes
+        let partial = RushHourBFSSolver().solve(Self.deep, options: Self.options(peak * 3 / 4, wholeCluster: true))
+        // The goal was found before the budget stopped the exploration: solved, no cluster size.
+        #expect(partial.status == .solved && partial.moves == 27 && partial.cluster == nil)
+        #expect(partial.statistics.statesStored < 147_355 && partial.statistics.statesStored > 1_000)
+        #expect(partial.statistics.memoryBytes > peak * 3 / 4, "cut off only once it held more than the budget")
+        let start = RushHourBFSSolver().solve(Self.deep, options: Self.options(peak / 16))
+        #expect(start.status == .cutoff && start.cutoffReason == .memoryBudget)
+        #expect(RushHourBFSSolver().solve(Self.deep, options: Self.options(peak, wholeCluster: true)).cluster == 147_355)
     }
 
     @Test("bidirectional stops at its budget mid-search, with the states it reached; with room it solves")
     func bidirectional() {
-        let cut = RushHourBidirectionalSolver().solve(Self.deep, options: Self.options(3 * Self.mebibyte))
-        #expect(cut.status == .cutoff && cut.cutoffReason == .memoryBudget)
-        #expect(cut.statistics.statesStored > 1_000)
         let solved = RushHourBidirectionalSolver().solve(Self.deep, options: Self.options(64 * Self.mebibyte))
         #expect(solved.status == .solved && solved.moves == 27)
+        let cut = RushHourBidirectionalSolver().solve(Self.deep, options: Self.options(solved.statistics.memoryBytes / 2))
+        #expect(cut.status == .cutoff && cut.cutoffReason == .memoryBudget)
+        #expect(cut.statistics.statesStored > 1_000)
     }
 
     @Test("reference stops at its budget mid-search; with room it solves")
     func reference() throws {
-        // 12 moves, about 930 boards of some 900 bytes each.
+        // 12 moves, about 930 boards.
         let puzzle = try RushHourPuzzle.parse("BBBCCKoDDDJKooAAJKEEEIooHooIooHFFFGG")
-        let cut = RushHourReferenceSolver().solve(puzzle, options: Self.options(Self.mebibyte / 2))
-        #expect(cut.status == .cutoff && cut.cutoffReason == .memoryBudget)
-        #expect(cut.statistics.statesStored > 10)
         let solved = RushHourReferenceSolver().solve(puzzle, options: Self.options(64 * Self.mebibyte))
         #expect(solved.status == .solved && solved.moves == 12)
+        let cut = RushHourReferenceSolver().solve(puzzle, options: Self.options(solved.statistics.memoryBytes / 2))
+        #expect(cut.status == .cutoff && cut.cutoffReason == .memoryBudget)
+        #expect(cut.statistics.statesStored > 10)
     }
 
     @Test("tilt bfs stops at its budget mid-search, with the states it reached")
