@@ -45,17 +45,19 @@ def expected_marks():
         assert jobs <= 2000, "one mark a job only up to 2,000 jobs"
         marks[f"stored-{index}"] = jobs
         marks[f"workers-{index}"] = jobs
-    # Ratios: each solver against the first of its kind met (in batch and job order), on
-    # puzzles of one batch both solved right.
+    # Ratios, per batch: each solver against the first of its kind met (in batch and job
+    # order), on puzzles of that batch both answered right, timed in CPU seconds (the
+    # report's default basis) above zero.
     order, times = {}, {}
-    for batch, kind, source, puzzle, solver, seconds, right in db.execute(
-            f"SELECT batch, kind, source, puzzle, solver, seconds, status = 'solved' AND (expected_moves IS NULL OR COALESCE(moves, -1) = expected_moves) "
+    for batch, kind, source, solver, seconds, right in db.execute(
+            f"SELECT batch, kind, source, solver, cpu_seconds, status IN ('solved', 'unsolvable') AND verdict != 'wrong' "
+            f"AND (expected_moves IS NULL OR COALESCE(moves, -1) = expected_moves) "
             f"FROM results WHERE {ran} ORDER BY batch, job"):
         order.setdefault(kind, [])
         if solver not in order[kind]:
             order[kind].append(solver)
         if right:
-            times.setdefault((batch, kind, source, puzzle), {})[solver] = seconds
+            times.setdefault((batch, kind, source), {})[solver] = seconds
     # The competitions' plots, of the first kind met: a cactus line per solver, and a scatter
     # dot per puzzle that either of its first two solvers answered.
     kind_order, solvers, puzzles = [], [], {}
@@ -71,8 +73,9 @@ def expected_marks():
     if len(solvers) >= 2:
         marks["scatter"] = sum(1 for answered in puzzles.values() if solvers[0] in answered or solvers[1] in answered)
     marks["ratios"] = sum(
-        1 for kind, solvers in order.items() for solver in solvers[1:]
-        if any(k[1] == kind and solvers[0] in t and solver in t and t[solvers[0]] > 0 and t[solver] > 0 for k, t in times.items()))
+        1 for batch in {key[0] for key in times} for kind, solvers in order.items() for solver in solvers[1:]
+        if any(k[0] == batch and k[1] == kind and solvers[0] in t and solver in t and t[solvers[0]] > 0 and t[solver] > 0
+               for k, t in times.items()))
     return marks
 
 

@@ -174,12 +174,14 @@ public struct BatchReport: Sendable {
     public var scoreRows: [SolverScores.Row]? {
         guard scores.enabled, !scores.gaveUp else { return nil }
         let kinds = variants.map(\.kind)
-        guard scores.limitSeconds != nil || Set(kinds).count < kinds.count else { return nil }
+        guard scores.hasLimit || Set(kinds).count < kinds.count else { return nil }
         var finished = scores
         finished.finish()
-        // In the tables' order (solvers by their first job), whatever order the jobs came in.
+        // In the tables' order (batches as met, solvers by their first job), whatever order the jobs came in.
         let rank = Dictionary(variants.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+        let batchRank = Dictionary(finished.batches.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
         return finished.rows.sorted { first, second in
+            if first.batch != second.batch { return batchRank[first.batch] ?? .max < batchRank[second.batch] ?? .max }
             let (a, b) = (rank[Variant(kind: first.kind, solver: first.solver)], rank[Variant(kind: second.kind, solver: second.solver)])
             let (kindA, kindB) = (variants.firstIndex { $0.kind == first.kind } ?? .max, variants.firstIndex { $0.kind == second.kind } ?? .max)
             if kindA != kindB { return kindA < kindB }
@@ -198,7 +200,10 @@ public struct BatchReport: Sendable {
         return rows.isEmpty ? nil : rows
     }
 
-    public static let ratioColumns = ["kind", "solver", "over", "puzzles", "runs", "ratio", "95% CI, measured", "95% CI, puzzles"]
+    /// The ratios table's columns, naming the time they are of.
+    public static func ratioColumns(_ basis: TimeBasis) -> [String] {
+        ["batch", "kind", "solver", "over", "puzzles", "runs", "ratio (\(basis.label))", "95% CI, measured", "95% CI, puzzles"]
+    }
 
     /// The ratios as the text table shows them: the measured interval needs every puzzle run
     /// twice or more (`--repeats`).
@@ -206,19 +211,22 @@ public struct BatchReport: Sendable {
         rows.map { row in
             let estimate = row.estimate
             return [
-                row.kind.rawValue, row.solver, row.baseline, estimate.puzzles.grouped, estimate.pairs.grouped,
+                row.batch, row.kind.rawValue, row.solver, row.baseline, estimate.puzzles.grouped, estimate.pairs.grouped,
                 estimate.ratio.formatted(decimals: 3) + "x", estimate.measurement?.describedAround(estimate.ratio) ?? "- (needs --repeats)",
                 estimate.acrossPuzzles?.describedAround(estimate.ratio) ?? "-",
             ]
         }
     }
 
-    public static let scoreColumns = ["kind", "solver", "puzzles", "solved", "wrong", "timeouts", "memouts", "PAR-2", "fastest", "VBS share"]
+    /// The scores table's columns, naming the time PAR-2 and the VBS are of.
+    public static func scoreColumns(_ basis: TimeBasis) -> [String] {
+        ["batch", "kind", "solver", "puzzles", "solved", "wrong", "timeouts", "memouts", "PAR-2 (\(basis.label))", "fastest", "VBS share"]
+    }
 
     /// Scores as the text table shows them.
     public static func scoreText(_ rows: [SolverScores.Row]) -> [[String]] {
         rows.map { row in
-            [row.kind.rawValue, row.solver, row.puzzles.grouped, row.solved.grouped, row.wrong.grouped, row.timeouts.grouped,
+            [row.batch, row.kind.rawValue, row.solver, row.puzzles.grouped, row.solved.grouped, row.wrong.grouped, row.timeouts.grouped,
              row.memouts.grouped, row.par2Seconds?.milliseconds ?? "-", row.fastest.grouped,
              row.vbsShare.map { ($0 * 100).formatted(decimals: 1) + "%" } ?? "-"]
         }

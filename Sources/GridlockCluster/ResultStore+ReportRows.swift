@@ -27,6 +27,8 @@ public struct ReportRow: Sendable, Hashable {
     public var storedAt: Double
     /// The stored verdict (JobResult.checkedVerdict).
     public var verdict: AnswerVerdict
+    /// The solver's CPU time.
+    public var cpuSeconds: Double
 
     /// Store times a row can have: from 1970 to about the year 5000.
     public static let plausibleStoredAt = 0.0...1e11
@@ -40,7 +42,7 @@ public struct ReportRow: Sendable, Hashable {
         batch: String, job: Int, kind: PuzzleKind, puzzle: String, solver: String, source: String, status: JobStatus,
         moves: Int? = nil, expectedMoves: Int? = nil, error: String? = nil, worker: String = "w", seconds: Double = 0,
         examined: Int = 0, statesStored: Int = 0, memoryBytes: Int = 0, peakRSSBytes: Int = 0, storedAt: Double = 0,
-        verdict: AnswerVerdict = .unknown
+        verdict: AnswerVerdict = .unknown, cpuSeconds: Double = 0
     ) {
         self.batch = batch
         self.job = job
@@ -60,6 +62,7 @@ public struct ReportRow: Sendable, Hashable {
         self.peakRSSBytes = peakRSSBytes
         self.storedAt = storedAt
         self.verdict = verdict
+        self.cpuSeconds = cpuSeconds
     }
 }
 
@@ -74,7 +77,7 @@ extension ResultStore {
             let cursor = try Row.fetchCursor(
                 db, sql: """
                     SELECT batch, job, kind, puzzle, solver, source, status, moves, expected_moves, error, worker, seconds,
-                           examined, states, memory_bytes, peak_rss_bytes, stored_at, verdict
+                           examined, states, memory_bytes, peak_rss_bytes, stored_at, verdict, cpu_seconds
                     FROM results \(filter) ORDER BY batch, job
                     """,
                 arguments: arguments)
@@ -83,6 +86,7 @@ extension ResultStore {
                 // Times out of range (another program's rows) would make the charts' axes
                 // infinite: such a row is counted, never drawn.
                 guard let decoded = try? ReportRow(row), JobSummary.plausibleSeconds.contains(decoded.seconds),
+                      JobSummary.plausibleSeconds.contains(decoded.cpuSeconds),
                       ReportRow.plausibleStoredAt.contains(decoded.storedAt)
                 else {
                     unreadable += 1
@@ -106,6 +110,7 @@ extension ReportRow {
             expectedMoves: try row.decode(atIndex: 8), error: try row.decode(atIndex: 9), worker: try row.decode(atIndex: 10),
             seconds: try row.decode(atIndex: 11), examined: try row.decode(atIndex: 12), statesStored: try row.decode(atIndex: 13),
             memoryBytes: try row.decode(atIndex: 14), peakRSSBytes: try row.decode(atIndex: 15), storedAt: try row.decode(atIndex: 16),
-            verdict: (try? row.decode(String.self, atIndex: 17)).flatMap(AnswerVerdict.init(rawValue:)) ?? .unknown)
+            verdict: (try? row.decode(String.self, atIndex: 17)).flatMap(AnswerVerdict.init(rawValue:)) ?? .unknown,
+            cpuSeconds: (try? row.decode(Double.self, atIndex: 18)) ?? 0)
     }
 }

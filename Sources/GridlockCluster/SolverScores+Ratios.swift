@@ -7,6 +7,7 @@ import GridlockWire
 
 extension SolverScores {
     struct RatioKey: Hashable {
+        var batch: String
         var kind: PuzzleKind
         /// first < second, by name.
         var first: String
@@ -15,10 +16,13 @@ extension SolverScores {
 
     /// One row of the ratios table: `solver`'s time over `baseline`'s.
     public struct RatioRow: Sendable, Hashable {
+        public var batch: String
         public var kind: PuzzleKind
         public var solver: String
         public var baseline: String
         public var estimate: RepeatedPairedRatio.Estimate
+        /// The time it is a ratio of.
+        public var basis = TimeBasis.cpu
     }
 
     /// Every pair of the puzzle's solvers, its right answers' times by repeat number.
@@ -27,29 +31,31 @@ extension SolverScores {
         for run in runs where run.solved {
             times[run.solver, default: [:]][run.repetition] = run.seconds
         }
-        guard times.count >= 2, let kind = runs.first?.kind else { return }
+        guard times.count >= 2, let kind = runs.first?.kind, let batch = runs.first?.batch else { return }
         let solvers = times.keys.sorted()
         for (index, first) in solvers.enumerated() {
             for second in solvers[(index + 1)...] {
-                ratios[RatioKey(kind: kind, first: first, second: second), default: RepeatedPairedRatio()].add(baseline: times[first]!, other: times[second]!)
+                ratios[RatioKey(batch: batch, kind: kind, first: first, second: second), default: RepeatedPairedRatio()].add(baseline: times[first]!, other: times[second]!)
             }
         }
     }
 
-    /// Each solver of a kind against `baselines[kind]` (the kind's first solver in the tables),
-    /// in `order`; none for a kind with one solver.
+    /// Per batch, each solver of a kind against `baselines[kind]` (the kind's first solver in
+    /// the tables), in `order`; none for a kind with one solver.
     public func ratioRows(order: [(kind: PuzzleKind, solver: String)]) -> [RatioRow] {
-        var baselines: [PuzzleKind: String] = [:]
         var rows: [RatioRow] = []
-        for (kind, solver) in order {
-            guard let baseline = baselines[kind] else {
-                baselines[kind] = solver
-                continue
+        for batch in batches {
+            var baselines: [PuzzleKind: String] = [:]
+            for (kind, solver) in order {
+                guard let baseline = baselines[kind] else {
+                    baselines[kind] = solver
+                    continue
+                }
+                let forward = RatioKey(batch: batch, kind: kind, first: baseline, second: solver)
+                let backward = RatioKey(batch: batch, kind: kind, first: solver, second: baseline)
+                guard let estimate = ratios[forward]?.estimate ?? ratios[backward]?.estimate.map(\.inverted) else { continue }
+                rows.append(RatioRow(batch: batch, kind: kind, solver: solver, baseline: baseline, estimate: estimate, basis: basis))
             }
-            let forward = RatioKey(kind: kind, first: baseline, second: solver)
-            let backward = RatioKey(kind: kind, first: solver, second: baseline)
-            guard let estimate = ratios[forward]?.estimate ?? ratios[backward]?.estimate.map(\.inverted) else { continue }
-            rows.append(RatioRow(kind: kind, solver: solver, baseline: baseline, estimate: estimate))
         }
         return rows
     }

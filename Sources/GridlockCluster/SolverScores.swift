@@ -4,6 +4,9 @@
 // and each solver's share of the virtual best solver (VBS), which takes the fastest right
 // answer of any solver for each puzzle; and the VBS's own row.
 //
+// Every figure is per batch (issue 43: a solver's PAR-2 read 0.25 s for its batch and 1.59 s
+// when every batch in the file was pooled), and of one time, `basis`, which the tables name.
+//
 // A puzzle's jobs (one per solver) share the record's source (file:line) in one batch. Rows read
 // from the database come in job order, so a puzzle is complete when the next begins; results
 // folded as they are stored come in any order, so a puzzle is complete once each of its kind's
@@ -23,7 +26,7 @@ public struct SolverScores: Sendable {
         public var solved: Bool
         public var wrong: Bool
         public var termination: Termination?
-        /// The time that counts: CPU time under a CPU limit, else wall time.
+        /// The time that counts, of the scores' `basis`.
         public var seconds: Double
         /// Which run of the puzzle this was (`--repeats`), from 0: the paired ratios pair runs by it.
         public var repetition = 0
@@ -46,7 +49,10 @@ public struct SolverScores: Sendable {
 
     /// One row of the scores table; `solver` is "VBS" in the virtual best solver's row.
     public struct Row: Sendable, Hashable {
+        public var batch: String
         public var kind: PuzzleKind
+        /// The time PAR-2 and the VBS are of.
+        public var basis = TimeBasis.cpu
         public var solver: String
         public var puzzles = 0
         public var solved = 0
@@ -61,8 +67,14 @@ public struct SolverScores: Sendable {
         public var vbsShare: Double?
     }
 
-    /// The limit PAR-2 doubles: the CPU limit when there is one, else the wall limit.
+    /// The limit PAR-2 doubles, of the basis (`TimeBasis.limit`): every batch's, or each
+    /// batch's own in `batchLimits`.
     public var limitSeconds: Double?
+    /// A batch's own limit, where it has one: a report over several batches scores each under
+    /// its own.
+    public var batchLimits: [String: Double] = [:]
+    /// The time every figure is of.
+    public var basis: TimeBasis
     /// How many solvers each kind's puzzles have, when the jobs come in any order.
     public var expectedSolvers: [PuzzleKind: Int]?
 
@@ -94,8 +106,14 @@ public struct SolverScores: Sendable {
     }
 
     private struct Key: Hashable {
+        var batch: String
         var kind: PuzzleKind
         var solver: String
+    }
+
+    private struct BatchKind: Hashable {
+        var batch: String
+        var kind: PuzzleKind
     }
 
     private var tallies: [Key: Tally] = [:]
@@ -103,7 +121,9 @@ public struct SolverScores: Sendable {
     /// puzzle by puzzle (SolverScores+Ratios.swift).
     var ratios: [RatioKey: RepeatedPairedRatio] = [:]
     private var order: [Key] = []
-    private var best: [PuzzleKind: Tally] = [:]
+    private var best: [BatchKind: Tally] = [:]
+    /// The batches in the order their first puzzle was scored.
+    public private(set) var batches: [String] = []
     private struct Puzzle: Hashable {
         var batch: String
         var source: String
@@ -118,20 +138,24 @@ public struct SolverScores: Sendable {
     /// Whether jobs are scored at all: a batch of one solver and no limit has nothing to
     /// score, and its fold (millions of trivial jobs, on the sink's thread) skips the work.
     public var enabled = true
-    /// Scored by CPU time (under a CPU limit) rather than wall time.
-    public var usesCPUTime = false
-
-    public init(limitSeconds: Double? = nil, expectedSolvers: [PuzzleKind: Int]? = nil) {
+    public init(basis: TimeBasis = .cpu, limitSeconds: Double? = nil, expectedSolvers: [PuzzleKind: Int]? = nil) {
+        self.basis = basis
         self.limitSeconds = limitSeconds
         self.expectedSolvers = expectedSolvers
     }
 
     /// The scores of a batch with these limits, its jobs folded in any order.
-    public init(limits: JobLimits, wallLimitSeconds: Double?, expectedSolvers: [PuzzleKind: Int]?) {
-        self.init(limitSeconds: limits.cpuSeconds ?? wallLimitSeconds, expectedSolvers: expectedSolvers)
-        usesCPUTime = limits.cpuSeconds != nil
+    public init(basis: TimeBasis = .cpu, limits: JobLimits, wallLimitSeconds: Double?, expectedSolvers: [PuzzleKind: Int]?) {
+        self.init(basis: basis, limitSeconds: basis.limit(cpuSeconds: limits.cpuSeconds, wallSeconds: wallLimitSeconds), expectedSolvers: expectedSolvers)
         enabled = limitSeconds != nil || (expectedSolvers ?? [:]).values.contains { $0 > 1 }
     }
+
+    /// The limit PAR-2 doubles in `batch`.
+    func limit(of batch: String) -> Double? { batchLimits[batch] ?? limitSeconds }
+
+    /// Whether any batch has a limit (PAR-2 means something without one only where every
+    /// puzzle was solved).
+    public var hasLimit: Bool { limitSeconds != nil || !batchLimits.isEmpty }
 
     /// A job of the tables, scored: invalid records are no puzzles.
     public mutating func add(_ job: JobSummary) {
@@ -139,7 +163,7 @@ public struct SolverScores: Sendable {
         add(Job(
             batch: job.batch, source: job.source, kind: job.kind, solver: job.solver, solved: job.status.isAnswer && !job.isWrong,
             wrong: job.isWrong, termination: job.termination,
-            seconds: JobSummary.plausibleSeconds.clamping(usesCPUTime ? job.cpuSeconds : job.seconds), repetition: job.repetition))
+            seconds: JobSummary.plausibleSeconds.clamping(basis == .cpu ? job.cpuSeconds : job.seconds), repetition: job.repetition))
     }
 
     public mutating func add(_ job: Job) {
@@ -184,18 +208,21 @@ public struct SolverScores: Sendable {
 
     private mutating func score(_ puzzle: Puzzle) {
         guard let runs = pending.removeValue(forKey: puzzle), let kind = runs.first?.kind else { return }
+        if !batches.contains(puzzle.batch) { batches.append(puzzle.batch) }
+        let limitSeconds = limit(of: puzzle.batch)
         foldRatios(runs)
         let jobs = Self.combined(runs)
         let fastest = jobs.filter(\.solved).map(\.seconds).min()
         for job in jobs {
-            let key = Key(kind: job.kind, solver: job.solver)
+            let key = Key(batch: puzzle.batch, kind: job.kind, solver: job.solver)
             if tallies[key] == nil {
-                tallies[key] = Tally(row: Row(kind: job.kind, solver: job.solver))
+                tallies[key] = Tally(row: Row(batch: puzzle.batch, kind: job.kind, solver: job.solver))
                 order.append(key)
             }
             tallies[key]!.count(job, fastest: fastest, limit: limitSeconds)
         }
-        var vbs = best[kind] ?? Tally(row: Row(kind: kind, solver: "VBS"))
+        let batchKind = BatchKind(batch: puzzle.batch, kind: kind)
+        var vbs = best[batchKind] ?? Tally(row: Row(batch: puzzle.batch, kind: kind, solver: "VBS"))
         vbs.row.puzzles += 1
         if let fastest {
             vbs.row.solved += 1
@@ -204,20 +231,26 @@ public struct SolverScores: Sendable {
         } else if let limitSeconds {
             vbs.seconds += 2 * limitSeconds
         }
-        best[kind] = vbs
+        best[batchKind] = vbs
     }
 
-    /// Per kind, each solver in the order first seen, then the VBS.
+    /// Per batch and kind, each solver in the order first seen, then the VBS.
     public var rows: [Row] {
         var rows: [Row] = []
-        for kind in order.map(\.kind).uniqued() {
-            guard let vbs = best[kind] else { continue }
-            for key in order where key.kind == kind {
-                rows.append(tallies[key]!.finished(limit: limitSeconds, vbsSolved: vbs.row.solved))
+        for batchKind in order.map({ BatchKind(batch: $0.batch, kind: $0.kind) }).uniqued() {
+            guard let vbs = best[batchKind] else { continue }
+            let limit = limit(of: batchKind.batch)
+            for key in order where key.batch == batchKind.batch && key.kind == batchKind.kind {
+                rows.append(tallies[key]!.finished(limit: limit, vbsSolved: vbs.row.solved))
             }
-            rows.append(vbs.finished(limit: limitSeconds, vbsSolved: vbs.row.solved))
+            rows.append(vbs.finished(limit: limit, vbsSolved: vbs.row.solved))
         }
-        return rows
+        let basis = basis
+        return rows.map { row in
+            var row = row
+            row.basis = basis
+            return row
+        }
     }
 }
 

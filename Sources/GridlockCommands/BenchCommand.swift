@@ -14,7 +14,11 @@ struct BenchCommand: ParsableCommand {
             machine's speed affects them alike), after a warm-up. Times include parsing. Every \
             answer is checked against the file's expected move count and against the first \
             solver's (same status, same number of moves), and every solution replayed by the \
-            validator, outside the timed part; any mismatch shows in the column 'wrong'. Build with `-c release` for real figures.
+            validator, outside the timed part; any mismatch shows in the column 'wrong'. The ratios \
+            pair only right answers: a wrong or cut-off solve has no time that means anything. \
+            --time-limit and --memory-limit hold every solve as batch holds a job. Exit status as \
+            batch: 3 for a wrong answer, 2 for a cut-off, 1 for unreadable input. Build with \
+            `-c release` for real figures.
 
             Example:
               gridlock bench data/rushhour/rush_18k.txt --solver bfs,bidirectional
@@ -40,6 +44,8 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "Stop each solve (status cutoff) after this many seconds.")
     var timeout: Double?
+
+    @OptionGroup var limits: LimitOptions
 
     @Option(help: "Use every k-th puzzle only (a spread sample of a large file).")
     var every = 1
@@ -85,10 +91,14 @@ struct BenchCommand: ParsableCommand {
         ExternalProcess.reapsEveryChild.store(true, ordering: .relaxed)
         defer { ExternalServers.stopAll() }
 
-        let budget = memoryBudget.bytes, timeout = timeout
-        // Each solve's own deadline, from when it starts.
+        // The limits as batch applies them: a CPU limit implies a wall limit (JobLimits).
+        let jobLimits = limits.limits()
+        let budget = memoryBudget.bytes, timeout = jobLimits.wallSeconds(given: timeout)
+        // Each solve's own deadline and CPU limit, from when it starts.
         var options: SolveOptions {
-            SolveOptions.until(timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }, SolveOptions(memoryBudgetBytes: budget))
+            JobRunner.limited(
+                SolveOptions.until(timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }, SolveOptions(memoryBudgetBytes: budget)),
+                by: jobLimits)
         }
         let clock = ContinuousClock()
         /// A built-in solver's result, or an outside solver's run as one (nil when it gave no
@@ -96,7 +106,7 @@ struct BenchCommand: ParsableCommand {
         func solve(_ puzzle: ParsedPuzzle, with solver: String) -> SolveResult?? {
             guard let program = outside.named(solver, kind: puzzle.kind) else { return puzzle.solve(with: solver, options: options).map { $0 } }
             let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
-            return .some(ExternalSolving.run(program, on: puzzle, deadline: deadline, checks: options).solveResult(for: puzzle))
+            return .some(ExternalSolving.run(program, on: puzzle, deadline: deadline, limits: jobLimits, checks: options).solveResult(for: puzzle))
         }
         for record in lines.prefix(warmup) {
             for solver in solvers {
@@ -149,11 +159,15 @@ struct BenchCommand: ParsableCommand {
             StandardError.write("bench: \(summary.label): \(summary.solver) fell back to another solver, whose times its row shows\n")
         }
         if invalid > 0 { StandardError.write("bench: skipped \(invalid) puzzles that are unreadable or that \(solvers[0]) does not solve (see gridlock solve)\n") }
+        // As batch exits: 3 for a wrong answer, 2 for a cut-off, 1 for unreadable input.
         if summaries.contains(where: { $0.wrong > 0 }) {
             StandardError.write("bench: some results were WRONG (column 'wrong'): run gridlock solve on the file\n")
             throw ExitCode(3)
         }
-        // Like batch: what could not be read is invalid input, not a measurement.
+        if summaries.contains(where: { $0.cutoff > 0 }) {
+            StandardError.write("bench: some solves were cut off by a limit (column 'cut off'), and left out of the ratios\n")
+            throw ExitCode(2)
+        }
         if invalid > 0 { throw ExitCode(1) }
     }
 

@@ -1,7 +1,7 @@
 // The data of the cactus and scatter plots (GridlockCharts' CompetitionCharts), read from a
 // results database in job order: each solver's times of its right answers, and for two solvers
-// each puzzle's pair of times (nil where one did not answer it right). Times are CPU times when
-// the batches ran under a CPU limit, else wall times, as the scores take them.
+// each puzzle's pair of times (nil where one did not answer it right). Times are of the
+// report's basis (`--time`), as the scores take them.
 
 import GridlockCharts
 import GridlockCluster
@@ -17,9 +17,13 @@ struct CompetitionPlots {
 
     /// The rows of `batch` (or all) of `kind` (or the first kind met); pairs for `pair` (or
     /// the kind's first two solvers).
-    static func read(_ store: ResultStore, batch: String?, kind wantedKind: PuzzleKind?, pair wantedPair: (String, String)?) throws -> CompetitionPlots {
-        let scoring = try ReportPrinter.scores(store, batch: batch)
-        var plots = CompetitionPlots(kind: wantedKind, limit: scoring.limitSeconds)
+    static func read(
+        _ store: ResultStore, batch: String?, kind wantedKind: PuzzleKind?, pair wantedPair: (String, String)?, basis: TimeBasis
+    ) throws -> CompetitionPlots {
+        let scoring = try ReportPrinter.scores(store, batch: batch, basis: basis)
+        // The limit line: the batches' one limit, none where they differ.
+        let limits = Set(scoring.batchLimits.values)
+        var plots = CompetitionPlots(kind: wantedKind, limit: limits.count == 1 ? limits.first : nil)
         // One puzzle's answers at a time: rows come in job order, a record's jobs together.
         var puzzle: (batch: String, source: String)?
         // Each solver's runs of the puzzle being read (several with --repeats), nil where not right.
@@ -51,7 +55,7 @@ struct CompetitionPlots {
             }
             if !plots.solvers.contains(job.solver) { plots.solvers.append(job.solver) }
             let right = job.status.isAnswer && !job.isWrong
-            let seconds = scoring.usesCPUTime ? job.cpuSeconds : job.seconds
+            let seconds = basis == .cpu ? job.cpuSeconds : job.seconds
             // Present with no time: it answered, but not right (drawn as unsolved).
             runs[job.solver, default: []].append(right ? seconds : nil)
         }

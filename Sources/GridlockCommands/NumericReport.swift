@@ -87,14 +87,14 @@ enum NumericReport {
     }
 
     static let scoreFields: [(String, @Sendable (SolverScores.Row) -> ReportValue)] = [
-        ("kind", { .text($0.kind.rawValue) }), ("solver", { .text($0.solver) }), ("puzzles", { .integer($0.puzzles) }),
+        ("batch", { .text($0.batch) }), ("time", { .text($0.basis.rawValue) }), ("kind", { .text($0.kind.rawValue) }), ("solver", { .text($0.solver) }), ("puzzles", { .integer($0.puzzles) }),
         ("solved", { .integer($0.solved) }), ("wrong", { .integer($0.wrong) }), ("timeouts", { .integer($0.timeouts) }),
         ("memouts", { .integer($0.memouts) }), ("par2_seconds", { .real($0.par2Seconds) }), ("fastest", { .integer($0.fastest) }),
         ("vbs_share", { .real($0.vbsShare) }),
     ]
 
     static let ratioFields: [(String, @Sendable (SolverScores.RatioRow) -> ReportValue)] = [
-        ("kind", { .text($0.kind.rawValue) }), ("solver", { .text($0.solver) }), ("baseline", { .text($0.baseline) }),
+        ("batch", { .text($0.batch) }), ("time", { .text($0.basis.rawValue) }), ("kind", { .text($0.kind.rawValue) }), ("solver", { .text($0.solver) }), ("baseline", { .text($0.baseline) }),
         ("puzzles", { .integer($0.estimate.puzzles) }), ("pairs", { .integer($0.estimate.pairs) }), ("ratio", { .real($0.estimate.ratio) }),
         ("measured_ci95_low", { .real($0.estimate.measurement?.lowerBound) }), ("measured_ci95_high", { .real($0.estimate.measurement?.upperBound) }),
         ("puzzles_ci95_low", { .real($0.estimate.acrossPuzzles?.lowerBound) }), ("puzzles_ci95_high", { .real($0.estimate.acrossPuzzles?.upperBound) }),

@@ -18,8 +18,8 @@ struct PlotCommand: ParsableCommand {
             log scale). scatter: one dot per puzzle, the first solver's time across and the \
             second's up (log-log), with the diagonal, the 2x lines and, when the batch had one, \
             the limit; a puzzle a solver did not answer right sits past the limit (at twice it, \
-            or at twice the slowest time without a limit), in red. Times are CPU times when the \
-            batches ran under --time-limit, wall times otherwise.
+            or at twice the slowest time without a limit), in red. Times are of --time: CPU \
+            time by default, or wall, as report's scores take them.
 
             Examples:
               gridlock plot cactus DB -o cactus.svg
@@ -52,22 +52,24 @@ struct PlotCommand: ParsableCommand {
         if solvers != nil, plot == .cactus { throw ValidationError("--solvers is for scatter; a cactus plot draws every solver of the kind") }
     }
 
+    @OptionGroup var time: TimeOption
+
     func run() throws {
         let store = try database.open()
         let names = solvers.map { $0.split(separator: ",").map(String.init) }.map { ($0[0], $0[1]) }
-        let plots = try CompetitionPlots.read(store, batch: database.batch, kind: kind, pair: names)
+        let plots = try CompetitionPlots.read(store, batch: database.batch, kind: kind, pair: names, basis: time.basis)
         guard let kind = plots.kind, !plots.solvers.isEmpty else { throw CommandFailure("\(database.db) holds no job to draw\(self.kind.map { " of kind \($0.rawValue)" } ?? "")") }
         let svg: String
         switch plot {
         case .cactus:
-            svg = CactusPlot.svg(plots.series, limit: plots.limit, chart: "cactus", title: "Puzzles solved against time, \(kind.rawValue)".printable)
+            svg = CactusPlot.svg(plots.series, limit: plots.limit, chart: "cactus", title: "Puzzles solved against \(time.basis.label) time, \(kind.rawValue)".printable)
         case .scatter:
             let pair = names ?? (plots.solvers.count >= 2 ? (plots.solvers[0], plots.solvers[1]) : nil)
             guard let pair, plots.solvers.contains(pair.0), plots.solvers.contains(pair.1) else {
                 throw CommandFailure("a scatter plot needs two \(kind.rawValue) solvers; \(database.db) has \(plots.solvers.joined(separator: ", "))".printable)
             }
             svg = PairScatterPlot.svg(plots.pairs, names: (pair.0.printable, pair.1.printable), limit: plots.limit, chart: "scatter",
-                                      title: "\(pair.1) against \(pair.0), per puzzle".printable)
+                                      title: "\(pair.1) against \(pair.0), \(time.basis.label) time per puzzle".printable)
         }
         do {
             try Data(svg.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)

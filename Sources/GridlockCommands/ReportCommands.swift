@@ -71,14 +71,16 @@ struct ReportCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Write to this file instead of standard output.", completion: .file())
     var output: String?
 
+    @OptionGroup var time: TimeOption
+
     func run() throws {
         var undecodable: [UndecodableRow] = []
         let store = try database.open()
         let text: String
         if let tables = format.tables {
-            text = try ReportPrinter.render(store, batch: database.batch, format: tables, table: table, undecodable: &undecodable) + "\n"
+            text = try ReportPrinter.render(store, batch: database.batch, format: tables, table: table, basis: time.basis, undecodable: &undecodable) + "\n"
         } else {
-            text = try HTMLReportBuilder.page(store, path: database.db, batch: database.batch, undecodable: &undecodable)
+            text = try HTMLReportBuilder.page(store, path: database.db, batch: database.batch, basis: time.basis, undecodable: &undecodable)
         }
         if let output {
             do {
@@ -135,10 +137,11 @@ enum ReportPrinter {
     /// The tables of `batch` (or of every batch) in `store`, read as a stream; rows that do not
     /// decode are left out of them and collected in `undecodable`.
     static func render(
-        _ store: ResultStore, batch: String?, format: ReportFormat, table: NumericReport.Table = .groups, undecodable: inout [UndecodableRow]
+        _ store: ResultStore, batch: String?, format: ReportFormat, table: NumericReport.Table = .groups, basis: TimeBasis = .cpu,
+        undecodable: inout [UndecodableRow]
     ) throws -> String {
         var report = BatchReport()
-        report.scores = try scores(store, batch: batch)
+        report.scores = try scores(store, batch: batch, basis: basis)
         var skipped: [UndecodableRow] = []
         try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
         undecodable += skipped
@@ -180,8 +183,9 @@ enum ReportPrinter {
                     + ($0.limitsText.map { ", limits \($0)" } ?? "")).printable
             }
             parts.append(render(BatchReport.columns, report.rows))
-            if let scores { parts.append(render(BatchReport.scoreColumns, BatchReport.scoreText(scores))) }
-            if let ratios { parts.append(render(BatchReport.ratioColumns, BatchReport.ratioText(ratios))) }
+            let basis = report.scores.basis
+            if let scores { parts.append(render(BatchReport.scoreColumns(basis), BatchReport.scoreText(scores))) }
+            if let ratios { parts.append(render(BatchReport.ratioColumns(basis), BatchReport.ratioText(ratios))) }
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))
             if !machines.isEmpty { parts.append(render(MachineTable.columns, machines.map { MachineTable.row($0.batch, $0.machine) })) }
             if !problems.isEmpty {
@@ -199,14 +203,14 @@ enum ReportPrinter {
 
     static func csvField(_ value: String) -> String { CSVField.quoted(value) }
 
-    /// The scores of rows read in job order, under the limit the batches ran with: PAR-2 needs
-    /// one limit, so batches with different limits get none.
-    static func scores(_ store: ResultStore, batch: String?) throws -> SolverScores {
-        let batches = try store.batches().filter { batch == nil || $0.id == batch }
-        let cpu = Set(batches.map(\.timeLimitSeconds)), wall = Set(batches.map(\.wallLimitSeconds))
-        guard cpu.count == 1, wall.count == 1 else { return SolverScores() }
-        var scores = SolverScores(limitSeconds: cpu.first! ?? wall.first!)
-        scores.usesCPUTime = cpu.first! != nil
+    /// The scores of rows read in job order, of `basis`, each batch under its own limit.
+    static func scores(_ store: ResultStore, batch: String?, basis: TimeBasis) throws -> SolverScores {
+        var scores = SolverScores(basis: basis)
+        for recorded in try store.batches() where batch == nil || recorded.id == batch {
+            if let limit = basis.limit(cpuSeconds: recorded.timeLimitSeconds, wallSeconds: recorded.wallLimitSeconds) {
+                scores.batchLimits[recorded.id] = limit
+            }
+        }
         return scores
     }
 }

@@ -11,6 +11,7 @@
 import Foundation
 import GridlockCharts
 import GridlockCluster
+import GridlockCore
 import GridlockDrawing
 
 public struct HTMLReport {
@@ -37,6 +38,10 @@ public struct HTMLReport {
     public var notes: [String]
     /// The competitions' plots (cactus, scatter), drawn by the caller: a heading and an SVG each.
     public var competition: [(heading: String, svg: String)] = []
+    /// The ratios chart's rows: the ratios table's, from the same fold (SolverScores).
+    public var ratios: [IntervalPlot.Row] = []
+    /// The time every figure is of: "CPU" or "wall" (`--time`).
+    public var timeLabel = TimeBasis.cpu.label
 
     public init(heading: String, batches: [String], tables: [Table], fold: ReportFold, players: [PuzzlePlayer], notes: [String] = []) {
         self.heading = heading
@@ -90,11 +95,10 @@ public struct HTMLReport {
         var parts = ["<section id=\"charts\"><h2>Solve times</h2>"]
         let boxes = fold.boxes
         parts.append(boxes.isEmpty ? "<p class=\"empty\">No job ran a solver.</p>"
-            : BoxPlot.svg(boxes, chart: "times", title: "Solve time per solver and band", caption: "solve time (log scale)"))
-        parts.append("<h2>Ratios</h2><p class=\"note\">Each solver's time over the first solver of its kind, on the same puzzles of one batch: the geometric mean of the per-puzzle ratios (a puzzle run several times, with --repeats, taking the geometric mean of its runs), with a 95% bootstrap interval (seeded). Red: slower; green: faster.</p>")
-        let ratios = fold.ratios
-        parts.append(ratios.isEmpty ? "<p class=\"empty\">No puzzle was solved by two solvers of its kind.</p>"
-            : IntervalPlot.svg(ratios, chart: "ratios", title: "Paired time ratios", caption: "time ratio (log scale)"))
+            : BoxPlot.svg(boxes, chart: "times", title: "Solve time per solver and band, \(timeLabel)", caption: "\(timeLabel) time (log scale)"))
+        parts.append("<h2>Ratios (\(timeLabel) time)</h2><p class=\"note\">Each solver's \(timeLabel) time over the first solver of its kind, on the puzzles of one batch both answered right: the geometric mean of the per-puzzle ratios (a puzzle run several times, with --repeats, taking the mean log ratio of its runs), with the 95% interval for other puzzles like these, as in the ratios table above. Red: slower; green: faster.</p>")
+        parts.append(ratios.isEmpty ? "<p class=\"empty\">No puzzle was answered right by two solvers of its kind.</p>"
+            : IntervalPlot.svg(ratios, chart: "ratios", title: "Paired \(timeLabel) time ratios", caption: "\(timeLabel) time ratio (log scale)"))
         for (index, batch) in fold.timedBatches.enumerated() {
             parts.append("<h2>Batch \(Self.shown(batch.batch))</h2>")
             parts.append(TimeSeriesChart.svg(batch.stored, chart: "stored-\(index)", title: "Jobs stored over time, batch \(batch.batch)"))

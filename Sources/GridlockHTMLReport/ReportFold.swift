@@ -1,6 +1,6 @@
 // What the HTML report draws, folded from the stored rows in one pass with bounded memory:
-// a histogram of times per (kind, solver, band), paired times for the ratios, each batch's
-// store times and worker spans, a sample of (states, memory) points, and the puzzles worth a
+// a histogram of times per (kind, solver, band), of the report's basis (`--time`), each
+// batch's store times and worker spans (wall: a timeline), a sample of (states, memory) points, and the puzzles worth a
 // look (slowest, hardest, failed, wrong).
 
 import Foundation
@@ -15,8 +15,6 @@ public struct ReportFold {
     public static let scatterPoints = 1_500
     /// Up to this many jobs a batch, its charts draw one mark a job; above, groups of them.
     public static let jobsDrawnOneByOne = 2_000
-    /// Puzzles whose times are kept for pairing.
-    public static let pairedPuzzles = 200_000
     /// Batches drawn on a time axis (the most recent).
     public static let recentBatchCount = 5
     /// Groups (kind, solver, band) and solvers per kind drawn, and worker lanes per batch: a
@@ -31,22 +29,9 @@ public struct ReportFold {
         var band: String
     }
 
-    /// A puzzle of a batch: its place and a hash of its text (the text itself, kept for
-    /// 200,000 puzzles, could be gigabytes).
-    struct PairKey: Hashable {
-        var batch: String
-        var kind: PuzzleKind
-        var source: String
-        var puzzle: Int
-    }
-
     private var groupOrder: [GroupKey] = []
     private var groups: [GroupKey: Histogram<UInt64>] = [:]
     private var solverOrder: [PuzzleKind: [String]] = [:]
-    private var paired: [PairKey: [String: (logSum: Double, count: Int)]] = [:]
-    /// The keys in the order met: the bootstrap must see the pairs in the same order every run.
-    private var pairOrder: [PairKey] = []
-    private(set) var pairingCapped = false
     private(set) var groupsCapped = 0
     /// Per recent batch: (stored at, seconds, worker) of every job, in job order.
     private var runs: [String: [(storedAt: Double, seconds: Double, worker: String)]] = [:]
@@ -64,10 +49,17 @@ public struct ReportFold {
     private(set) var examples: [ReportRow] = []
     public private(set) var rows = 0
 
+    /// The time the boxes and the slowest list are of.
+    public let basis: TimeBasis
+
     /// `recentBatches`: the batches to draw on a time axis (the most recently started).
-    public init(recentBatches: Set<String>? = nil) {
+    public init(recentBatches: Set<String>? = nil, basis: TimeBasis = .cpu) {
         self.recentBatches = recentBatches
+        self.basis = basis
     }
+
+    /// A row's time, of the basis.
+    func seconds(_ row: ReportRow) -> Double { basis == .cpu ? row.cpuSeconds : row.seconds }
 
     public mutating func add(_ row: ReportRow) {
         rows += 1
@@ -89,24 +81,9 @@ public struct ReportFold {
             groups[key] = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         }
         if groups[key] != nil {
-            _ = groups[key]!.record(UInt64((row.seconds * 1e6).rounded()))
+            _ = groups[key]!.record(UInt64((seconds(row) * 1e6).rounded()))
         } else {
             groupsCapped += 1
-        }
-        // Only right answers pair: a cut-off's time is its limit, not the solver's speed.
-        if row.status == .solved, !row.isWrong {
-            let pair = PairKey(batch: row.batch, kind: row.kind, source: row.source, puzzle: row.puzzle.hashValue)
-            // Repeats (`--repeats`) of a puzzle: their geometric mean, as a sum of logs.
-            let log = row.seconds > 0 ? Foundation.log(row.seconds) : -.infinity
-            if paired[pair] != nil {
-                paired[pair]![row.solver, default: (0, 0)].logSum += log
-                paired[pair]![row.solver]!.count += 1
-            } else if paired.count < Self.pairedPuzzles {
-                paired[pair] = [row.solver: (log, 1)]
-                pairOrder.append(pair)
-            } else {
-                pairingCapped = true
-            }
         }
         if row.statesStored > 0, row.memoryBytes > 0 {
             // A reservoir: every such job equally likely to be drawn, whatever the batch's size.
@@ -119,7 +96,8 @@ public struct ReportFold {
                 if slot < Self.scatterPoints { sample[slot] = point }
             }
         }
-        Self.keepTop(&slowest, row) { $0.seconds > $1.seconds }
+        let basis = basis
+        Self.keepTop(&slowest, row) { basis == .cpu ? $0.cpuSeconds > $1.cpuSeconds : $0.seconds > $1.seconds }
         if row.status == .solved, (row.moves ?? 0) > 0 { Self.keepTop(&hardest, row) { ($0.moves ?? 0) > ($1.moves ?? 0) } }
     }
 
@@ -167,25 +145,6 @@ public struct ReportFold {
             if Set(kinds).count > 1 { group.context = key.kind.rawValue }
             return group
         }
-    }
-
-    /// Each solver against the first of its kind, on the puzzles both solved in one batch.
-    public var ratios: [IntervalPlot.Row] {
-        var rows: [IntervalPlot.Row] = []
-        for kind in PuzzleKind.allCases {
-            guard let solvers = solverOrder[kind], let baseline = solvers.first else { continue }
-            for solver in solvers.dropFirst() {
-                var base: [Double] = [], other: [Double] = []
-                for key in pairOrder where key.kind == kind {
-                    guard let times = paired[key], let first = times[baseline], let second = times[solver] else { continue }
-                    base.append(Foundation.exp(first.logSum / Double(first.count)))
-                    other.append(Foundation.exp(second.logSum / Double(second.count)))
-                }
-                guard let ratio = PairedRatio(baseline: base, other: other) else { continue }
-                rows.append(IntervalPlot.Row(label: "\(kind.rawValue): \(solver) / \(baseline)", estimate: ratio.ratio, low: ratio.low, high: ratio.high, pairs: ratio.pairs))
-            }
-        }
-        return rows
     }
 
     /// The most recent batches, with their points of jobs stored over time and their workers'
@@ -236,7 +195,6 @@ public struct ReportFold {
     /// What the page must say it left out.
     public var omissions: [String] {
         var notes: [String] = []
-        if pairingCapped { notes.append("Ratios use the first \(Self.pairedPuzzles.formatted()) puzzles of the database.") }
         if groupsCapped > 0 { notes.append("\(groupsCapped) jobs of groups past the first \(Self.maximumGroups) (or of solvers past the first \(Self.maximumSolversPerKind) of a kind) are not drawn.") }
         return notes
     }
@@ -255,7 +213,7 @@ public struct ReportFold {
     public var puzzleLists: [PuzzleList] {
         [
             PuzzleList(id: "kinds", caption: "One of each kind", rows: examples) { "\($0.kind.rawValue), \($0.moves.map { "\($0) moves" } ?? "solved")" },
-            PuzzleList(id: "slowest", caption: "Slowest", rows: slowest) { AxisUnit.seconds.label($0.seconds) },
+            PuzzleList(id: "slowest", caption: "Slowest (\(basis.label) time)", rows: slowest) { [self] in AxisUnit.seconds.label(seconds($0)) },
             PuzzleList(id: "hardest", caption: "Most moves", rows: hardest) { "\($0.moves ?? 0) moves" },
             PuzzleList(id: "failed", caption: "Failed or unreadable", rows: failed) { $0.status.rawValue },
             PuzzleList(id: "wrong", caption: "Wrong answers", rows: wrong) {

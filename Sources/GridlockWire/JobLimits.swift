@@ -19,14 +19,10 @@ public struct JobLimits: Sendable, Hashable, Codable {
     public var isEmpty: Bool { cpuSeconds == nil && memoryBytes == nil }
 
     /// The wall-time limit: `given` (`--timeout`, `--wall-limit`), else the one a CPU limit
-    /// implies, as BenchExec sets it: twice the CPU limit plus a second. Without it a solver
-    /// that sleeps or waits on something uses no CPU and is never stopped (issue 43).
+    /// implies (`TimeBasis.impliedWallSeconds`: twice it plus a second, issue 43).
     public func wallSeconds(given: Double?) -> Double? {
-        given ?? cpuSeconds.map(Self.impliedWallSeconds)
+        given ?? cpuSeconds.map(TimeBasis.impliedWallSeconds)
     }
-
-    /// Twice `cpuSeconds` plus a second.
-    public static func impliedWallSeconds(_ cpuSeconds: Double) -> Double { 2 * cpuSeconds + 1 }
 
     func write(to writer: inout WireWriter) {
         writer.bool(cpuSeconds != nil)

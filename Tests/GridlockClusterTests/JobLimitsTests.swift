@@ -63,6 +63,23 @@ import GridlockWire
         #expect(!JobRunner.limited(SolveOptions(), by: JobLimits()).isCancelled())
     }
 
+    /// Unblock Me I-4 with its cluster of 58,419 boards: more than 50 ms of CPU for every
+    /// solver here, in a debug build as in a release one.
+    static let slowBoard = "ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo"
+
+    @Test("a CPU limit overshoots by at most 10 ms or 5%, and the error says the time used and the limit", arguments: ["bfs", "bidirectional", "reference"])
+    func cpuLimitOvershoot(solver: String) {
+        for limit in [0.02, 0.05] {
+            let job = Job(batch: "b", id: 1, attempt: 1, kind: .rushhour, puzzle: Self.slowBoard, solver: solver, maxStates: 1 << 30,
+                          timeoutSeconds: nil, limits: JobLimits(cpuSeconds: limit))
+            let result = JobRunner.run(job, worker: WorkerIdentity(host: "h", pid: 1), meter: PeakMemoryMeter())
+            #expect(result.status == .cutoff && result.termination == .timeout, "\(solver) under \(limit) s: \(result.status)")
+            let allowed = max(0.010, limit * 0.05)
+            #expect(result.cpuSeconds <= limit + allowed, "\(solver) used \(result.cpuSeconds) s of CPU under a limit of \(limit) s")
+            #expect(result.error?.contains("s of CPU time") == true && result.error?.contains("CPU limit \(limit.formatted(decimals: 3)) s") == true, "\(result.error ?? "")")
+        }
+    }
+
     @Test("/proc/PID/stat is read from its last parenthesis: a command name with spaces and parentheses moves no field")
     func statFields() throws {
         let fields = try #require(ProcessGroupSample.fields(ofStat:

@@ -22,6 +22,8 @@ public struct BenchmarkSummary: Sendable {
     public private(set) var guesses: Int?
     public private(set) var wrong = 0
     public private(set) var cutoff = 0
+    /// The keys of wrong and cut-off solves: left out of the ratios, on both sides.
+    public private(set) var unusableKeys: Set<Int> = []
     /// Solves that another solver ran instead (a fallback), by that solver's name.
     public private(set) var ranInstead: [String: Int] = [:]
 
@@ -47,6 +49,7 @@ public struct BenchmarkSummary: Sendable {
         if let nodes = result.statistics.searchNodes { searchNodes = (searchNodes ?? 0) + nodes }
         if let tried = result.statistics.guesses { guesses = (guesses ?? 0) + tried }
         if result.status == .cutoff { cutoff += 1 } else if !correct { wrong += 1 }
+        if result.status == .cutoff || !correct { unusableKeys.insert(key) }
         if let other = result.solvedBy { ranInstead[other, default: 0] += 1 }
     }
 
@@ -81,12 +84,13 @@ public struct BenchmarkSummary: Sendable {
         return (seconds.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(count - 1)).squareRoot()
     }
 
-    /// This solver's time over `baseline`'s, puzzle by puzzle (PairedRatio).
+    /// This solver's time over `baseline`'s, puzzle by puzzle (PairedRatio), over the solves
+    /// both answered right (issue 43: a wrong solver's 755x was a ratio of nothing).
     public func ratio(to baseline: BenchmarkSummary) -> PairedRatio? {
         var byKey: [Int: Double] = [:]
-        for (key, time) in zip(baseline.keys, baseline.seconds) { byKey[key] = time }
+        for (key, time) in zip(baseline.keys, baseline.seconds) where !baseline.unusableKeys.contains(key) { byKey[key] = time }
         var base: [Double] = [], mine: [Double] = [], puzzle: [Int] = []
-        for (key, time) in zip(keys, seconds) {
+        for (key, time) in zip(keys, seconds) where !unusableKeys.contains(key) {
             guard let other = byKey[key] else { continue }
             base.append(other)
             mine.append(time)
