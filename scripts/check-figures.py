@@ -29,8 +29,10 @@ binary = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = 0.25
 # A time in seconds is the machine's as much as the code's: this VM's host has given 0.28-0.43 s
-# of CPU time for the same analysis on different days (docs/benchmarks.md). A ratio measured
-# in one run cancels the machine out and keeps the tighter bound.
+# of CPU time for the same analysis on different days (docs/benchmarks.md), and a machine of
+# the same kind without AVX-512 0.77-0.83 s. A time past its bound is printed as a warning, not
+# a failure: the test command must pass on every machine CI may be given. A ratio measured in
+# one run cancels the machine out and keeps the tighter bound, and fails.
 TIME_TOLERANCE = 0.35
 
 NUMBER = r"\d[\d,]*(?:\.\d+)?"
@@ -215,14 +217,16 @@ def main():
             continue
         off = quoted / measured - 1
         verdict = "ok" if abs(off) <= tolerance else "OFF"
-        print(f"check-figures: {name}: README {quoted:g}, measured {measured:.3g} ({off:+.0%}) {verdict}")
-        if verdict != "ok":
+        is_time = tolerance == TIME_TOLERANCE
+        print(f"check-figures: {name}: README {quoted:g}, measured {measured:.3g} ({off:+.0%}) {verdict}"
+              + (" (a time: this machine's, so a warning only)" if verdict != "ok" and is_time else ""))
+        if verdict != "ok" and not is_time:
             problems.append(f"README.md: {name}: the README says {quoted:g}, measured {measured:.3g}, {off:+.0%} off (at most {tolerance:.0%}): measure it again and update the README and docs/benchmarks.md")
     for problem in problems:
         print("FAIL " + problem, file=sys.stderr)
     if problems:
         sys.exit(1)
-    print(f"check-figures: every figure of the README names its entry; {len(MEASURED)} measured again, each within {TOLERANCE:.0%} ({TIME_TOLERANCE:.0%} for a time)")
+    print(f"check-figures: every figure of the README names its entry; {len(MEASURED)} measured again, each ratio or count within {TOLERANCE:.0%} (a time within {TIME_TOLERANCE:.0%}, else a warning)")
 
 
 main()

@@ -72,10 +72,18 @@ def expected_marks():
         marks["cactus"] = len(solvers)
     if len(solvers) >= 2:
         marks["scatter"] = sum(1 for answered in puzzles.values() if solvers[0] in answered or solvers[1] in answered)
-    marks["ratios"] = sum(
-        1 for batch in {key[0] for key in times} for kind, solvers in order.items() for solver in solvers[1:]
-        if any(k[0] == batch and k[1] == kind and solvers[0] in t and solver in t and t[solvers[0]] > 0 and t[solver] > 0
-               for k, t in times.items()))
+    # Each batch's baseline: the first of the kind's solvers (in that order) that the batch ran.
+    ran = {}
+    for batch, kind, solver in db.execute("SELECT batch, kind, solver FROM results WHERE status != 'invalid'"):
+        ran.setdefault((batch, kind), set()).add(solver)
+    marks["ratios"] = 0
+    for batch in {key[0] for key in times}:
+        for kind, solvers in order.items():
+            ran_here = [solver for solver in solvers if solver in ran.get((batch, kind), set())]
+            marks["ratios"] += sum(
+                1 for solver in ran_here[1:]
+                if any(k[0] == batch and k[1] == kind and ran_here[0] in t and solver in t and t[ran_here[0]] > 0 and t[solver] > 0
+                       for k, t in times.items()))
     return marks
 
 

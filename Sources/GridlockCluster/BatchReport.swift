@@ -28,7 +28,7 @@ public struct BatchReport: Sendable {
     public static let columns = [
         "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "wrong", "min", "mean", "95% CI",
         "p50", "p90", "p99", "max", "sd", "examined mean", "examined max", "memory mean", "memory max", "RSS over idle",
-        "time vs first",
+        "wall vs first",
     ]
     public static let throughputColumns = ["by", "name", "jobs", "busy", "jobs per busy second"]
 

@@ -137,7 +137,8 @@ extension CoordinatorMachine {
         }
         for (id, worker) in workers {
             guard let job = worker.running, let since = worker.runningSince, let entry = tracked[job],
-                  case .assigned(let owner, _) = entry.state, owner == id, let limit = entry.job.timeoutSeconds,
+                  case .assigned(let owner, _) = entry.state, owner == id,
+                  let limit = entry.job.limits.wallSeconds(given: entry.job.timeoutSeconds),
                   since.duration(to: now) > .seconds(limit) + configuration.overrunGrace
                     + (configuration.servingSolverDigests.contains(entry.job.solverDigest) ? Configuration.serverStartAllowance : .zero)
             else { continue }

@@ -147,7 +147,9 @@ public final class JobReader {
         for kind in PuzzleKind.allCases {
             expected[kind] = kind.solvers(from: specification.solvers, external: specification.external).count * specification.repeats
         }
-        return SolverScores(limits: specification.limits, wallLimitSeconds: specification.timeoutSeconds, expectedSolvers: expected)
+        return SolverScores(
+            limits: specification.limits, wallLimitSeconds: specification.limits.wallSeconds(given: specification.timeoutSeconds),
+            expectedSolvers: expected)
     }
 
     /// Up to `limit` more jobs, in order; fewer only at the end of the input.

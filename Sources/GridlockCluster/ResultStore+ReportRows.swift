@@ -85,13 +85,14 @@ extension ResultStore {
             while let row = try cursor.next() {
                 // Times out of range (another program's rows) would make the charts' axes
                 // infinite: such a row is counted, never drawn.
-                guard let decoded = try? ReportRow(row), JobSummary.plausibleSeconds.contains(decoded.seconds),
-                      JobSummary.plausibleSeconds.contains(decoded.cpuSeconds),
+                guard var decoded = try? ReportRow(row), JobSummary.plausibleSeconds.contains(decoded.seconds),
                       ReportRow.plausibleStoredAt.contains(decoded.storedAt)
                 else {
                     unreadable += 1
                     continue
                 }
+                // As the tables take it: a CPU time out of range (another program's) is clamped.
+                decoded.cpuSeconds = JobSummary.plausibleSeconds.clamping(decoded.cpuSeconds)
                 try body(decoded)
             }
             return unreadable

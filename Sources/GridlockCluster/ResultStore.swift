@@ -341,7 +341,7 @@ public final class ResultStore: Sendable {
         try queue.read { db in
             let time = cpu ? "cpu_seconds" : "seconds"
             let cursor = try Row.fetchCursor(
-                db, sql: "SELECT kind, solver, puzzle, status, moves, expected_moves, examined, \(time), worker FROM results WHERE batch = ? ORDER BY job",
+                db, sql: "SELECT kind, solver, puzzle, status, moves, expected_moves, examined, \(time), worker FROM results WHERE batch = ? AND verdict IS NOT 'wrong' ORDER BY job",
                 arguments: [batch])
             while let row = try cursor.next() {
                 // A row another program wrote, or of a kind or status this build does not know,

@@ -40,13 +40,13 @@ extension SolverScores {
         }
     }
 
-    /// Per batch, each solver of a kind against `baselines[kind]` (the kind's first solver in
-    /// the tables), in `order`; none for a kind with one solver.
+    /// Per batch, each solver of a kind against `baselines[kind]` (the first of the kind's
+    /// solvers in the tables that the batch ran), in `order`; none for a kind with one solver.
     public func ratioRows(order: [(kind: PuzzleKind, solver: String)]) -> [RatioRow] {
         var rows: [RatioRow] = []
         for batch in batches {
             var baselines: [PuzzleKind: String] = [:]
-            for (kind, solver) in order {
+            for (kind, solver) in order where ranSolvers[BatchKind(batch: batch, kind: kind), default: []].contains(solver) {
                 guard let baseline = baselines[kind] else {
                     baselines[kind] = solver
                     continue

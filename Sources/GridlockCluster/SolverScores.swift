@@ -111,7 +111,7 @@ public struct SolverScores: Sendable {
         var solver: String
     }
 
-    private struct BatchKind: Hashable {
+    struct BatchKind: Hashable {
         var batch: String
         var kind: PuzzleKind
     }
@@ -124,6 +124,11 @@ public struct SolverScores: Sendable {
     private var best: [BatchKind: Tally] = [:]
     /// The batches in the order their first puzzle was scored.
     public private(set) var batches: [String] = []
+    /// The solvers each batch ran on each kind.
+    private(set) var ranSolvers: [BatchKind: Set<String>] = [:]
+    /// Right answers with no CPU time (rows of a build that did not measure it), counted
+    /// under the CPU basis: their figures mean nothing, and the report says so.
+    public private(set) var untimedAnswers = 0
     private struct Puzzle: Hashable {
         var batch: String
         var source: String
@@ -160,6 +165,7 @@ public struct SolverScores: Sendable {
     /// A job of the tables, scored: invalid records are no puzzles.
     public mutating func add(_ job: JobSummary) {
         guard enabled, job.status != .invalid else { return }
+        if basis == .cpu, job.status.isAnswer, job.cpuSeconds <= 0, job.seconds > 0 { untimedAnswers += 1 }
         add(Job(
             batch: job.batch, source: job.source, kind: job.kind, solver: job.solver, solved: job.status.isAnswer && !job.isWrong,
             wrong: job.isWrong, termination: job.termination,
@@ -208,12 +214,13 @@ public struct SolverScores: Sendable {
 
     private mutating func score(_ puzzle: Puzzle) {
         guard let runs = pending.removeValue(forKey: puzzle), let kind = runs.first?.kind else { return }
-        if !batches.contains(puzzle.batch) { batches.append(puzzle.batch) }
+        if batches.last != puzzle.batch, !batches.contains(puzzle.batch) { batches.append(puzzle.batch) }
         let limitSeconds = limit(of: puzzle.batch)
         foldRatios(runs)
         let jobs = Self.combined(runs)
         let fastest = jobs.filter(\.solved).map(\.seconds).min()
         for job in jobs {
+            ranSolvers[BatchKind(batch: puzzle.batch, kind: job.kind), default: []].insert(job.solver)
             let key = Key(batch: puzzle.batch, kind: job.kind, solver: job.solver)
             if tallies[key] == nil {
                 tallies[key] = Tally(row: Row(batch: puzzle.batch, kind: job.kind, solver: job.solver))

@@ -90,7 +90,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        if jobOptions.timeout == nil, jobOptions.limits.timeLimit == nil, let outside = (try? jobOptions.external.solvers())?.first(where: { jobOptions.solverNames.contains($0.name) }) {
+        if jobOptions.timeout == nil, jobOptions.limits.limits().cpuSeconds == nil, let outside = (try? jobOptions.external.solvers())?.first(where: { jobOptions.solverNames.contains($0.name) }) {
             StandardError.write("batch: no --timeout: an outside solver (\(outside.name)) that never ends holds its worker for good\n")
         }
         let name = batch ?? Self.freshName(in: db)
@@ -221,7 +221,7 @@ struct JobOptions: ParsableArguments {
     func environment(batch: String, specification: JobSpecification) -> BatchEnvironment {
         var environment = BatchEnvironment.current(batch: batch, solvers: solverNames, jobs: 0)
         environment.timeLimitSeconds = specification.limits.cpuSeconds
-        environment.wallLimitSeconds = specification.timeoutSeconds
+        environment.wallLimitSeconds = specification.limits.wallSeconds(given: specification.timeoutSeconds)
         environment.memoryLimitBytes = specification.limits.memoryBytes
         return environment
     }
@@ -233,13 +233,15 @@ struct JobOptions: ParsableArguments {
     }
 
     /// Every job's kind, solvers, limits and options: what decides its answer.
-    /// A CPU limit with no wall limit implies one (JobLimits.wallSeconds), stated in the job.
+    /// The job keeps the wall limit given (it is part of each job's fingerprint, so a batch
+    /// run before CPU limits implied one resumes); the one a CPU limit implies is worked out
+    /// where a wall limit is used (JobLimits.wallSeconds).
     func specification(batch: String, file: ClusterConfig = ClusterConfig()) -> JobSpecification {
         let limits = limits.limits(file)
         return JobSpecification(
             batch: batch, kind: reading.puzzleKind, solvers: solverNames, external: (try? external.solvers(file: file)) ?? [],
             maxStates: maxStates ?? file.int("job.max_states") ?? SolveOptions.defaultMaxStates,
-            timeoutSeconds: limits.wallSeconds(given: timeout ?? file.double("job.timeout_s")), tileOptions: reading.tileOptions,
+            timeoutSeconds: timeout ?? file.double("job.timeout_s"), tileOptions: reading.tileOptions,
             maximumRecordBytes: maxRecordBytes ?? JobSpecification.defaultMaximumRecordBytes, limits: limits, paired: paired, repeats: repeats)
     }
 }

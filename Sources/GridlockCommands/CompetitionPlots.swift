@@ -21,9 +21,10 @@ struct CompetitionPlots {
         _ store: ResultStore, batch: String?, kind wantedKind: PuzzleKind?, pair wantedPair: (String, String)?, basis: TimeBasis
     ) throws -> CompetitionPlots {
         let scoring = try ReportPrinter.scores(store, batch: batch, basis: basis)
-        // The limit line: the batches' one limit, none where they differ.
-        let limits = Set(scoring.batchLimits.values)
-        var plots = CompetitionPlots(kind: wantedKind, limit: limits.count == 1 ? limits.first : nil)
+        // The limit line: the plotted batches' one limit, none where they differ or one has none.
+        let plotted = try store.batches().filter { batch == nil || $0.id == batch }.map(\.id)
+        let limits = Set(plotted.map { scoring.batchLimits[$0] })
+        var plots = CompetitionPlots(kind: wantedKind, limit: limits.count == 1 ? limits.first ?? nil : nil)
         // One puzzle's answers at a time: rows come in job order, a record's jobs together.
         var puzzle: (batch: String, source: String)?
         // Each solver's runs of the puzzle being read (several with --repeats), nil where not right.

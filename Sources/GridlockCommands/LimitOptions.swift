@@ -26,7 +26,7 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Stop a job (status cutoff, termination timeout) once its solver has used this many seconds of CPU time: the solving thread's, or an outside solver's whole process tree's. Without --timeout it implies a wall-time limit of twice this plus one second (as BenchExec), so a solver that sleeps is stopped too.")
     var timeLimit: Double?
 
-    @Option(help: "The memory a job's solver may hold, with its unit (256M, 2G): a built-in search stops before its tables pass it, an outside solver's process tree is killed when it reaches it; either way the job is cut off, termination memout.", transform: MemorySize.named("--memory-limit"))
+    @Option(help: "The memory a job's solver may hold, with its unit (256M, 2G): a built-in search stops once its tables pass it, an outside solver's process tree is killed when it reaches it; either way the job is cut off, termination memout.", transform: MemorySize.named("--memory-limit"))
     var memoryLimit: MemorySize?
 
     func validate() throws {

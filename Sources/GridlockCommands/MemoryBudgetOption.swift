@@ -11,7 +11,7 @@ struct MemoryBudgetOption: ParsableArguments {
     @Option(
         name: .customLong("memory-budget"),
         help: ArgumentHelp(
-            "Stop a search (status cutoff, reason memory-budget) before its tables pass this many GiB, instead of swapping (default: a quarter of this machine's memory, or of its control group's limit where smaller).",
+            "Stop a search (status cutoff, reason memory-budget) once its tables pass this many GiB, instead of swapping (default: a quarter of this machine's memory, or of its control group's limit where smaller).",
             valueName: "GiB"))
     var gibibytes: Double?
 

@@ -171,6 +171,9 @@ enum ReportPrinter {
         let environment = try store.batches().filter { batch == nil || $0.id == batch }
         let machines = try store.machines(batch: batch)
         if let warning = MachineTable.mixedModels(machines.map(\.machine)) { StandardError.write("report: warning: \(warning)\n") }
+        if report.scores.untimedAnswers > 0 {
+            StandardError.write("report: warning: \(report.scores.untimedAnswers) right answers have no CPU time (rows of a build that did not measure it): their CPU figures mean nothing; --time wall reads their wall time\n")
+        }
         // Finished once: scoring the puzzles still held takes a pass over them.
         let scores = report.scoreRows
         let ratios = report.ratioRows

@@ -92,9 +92,10 @@ public enum AnswerRule {
             guard expected >= 0 else { return nil }
             return "a false claim of no solution: the input's MOVES is \(expected)"
         case .solved(nil):
-            // A position answers a puzzle that has no move count; only "no solution" contradicts it.
-            guard expected < 0 else { return nil }
-            return "solved, but the input's MOVES says it has no solution"
+            // Only puzzles answered by moves have a MOVES (a Sudoku's grid has none): a solved
+            // answer to one with no move count is malformed, and the sink must catch it.
+            if expected < 0 { return "solved, but the input's MOVES says it has no solution" }
+            return "solved with no move count, where the input's MOVES is \(expected)"
         case .solved(let moves?):
             if expected < 0 { return "solved in \(count(moves)), but the input's MOVES says it has no solution" }
             if moves > expected { return "\(count(moves)), longer than the input's MOVES of \(expected)" }

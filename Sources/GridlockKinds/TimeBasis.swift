@@ -29,6 +29,7 @@ public enum TimeBasis: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The wall-time limit a CPU limit implies when none is given, as BenchExec sets it: twice
     /// the CPU limit plus a second. Without it a solver that sleeps or waits uses no CPU and is
-    /// never stopped.
-    public static func impliedWallSeconds(_ cpuSeconds: Double) -> Double { 2 * cpuSeconds + 1 }
+    /// never stopped. At most 1e9 s, the most any time flag takes: a limit from the wire is only
+    /// known to be finite, and a deadline past Duration's range traps.
+    public static func impliedWallSeconds(_ cpuSeconds: Double) -> Double { min(2 * cpuSeconds + 1, 1e9) }
 }

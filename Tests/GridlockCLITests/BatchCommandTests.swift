@@ -36,7 +36,7 @@ struct BatchCommandTests {
         ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("Beginner 15-20"))
-        #expect(output.stdout.contains("time vs first"))
+        #expect(output.stdout.contains("wall vs first"))
         // The tables folded while the rows were stored are the tables the rows give.
         let report = try GridlockBinary.run(["report", database])
         #expect(report.status == 0, "\(report.stderr)")

@@ -303,6 +303,29 @@ struct CoordinatorMachineTests {
         #expect(again.map(\.attempt) == [2])
     }
 
+    @Test("a job with a CPU limit and no wall limit overruns at the wall limit it implies (2 x 0.25 + 1 s) and the grace")
+    func impliedWallLimitOverrun() {
+        var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
+        // The job keeps no wall limit of its own: its fingerprint is a batch's run before CPU limits implied one.
+        let sleeper = ReadJob(job: Job(
+            batch: "b", id: 0, attempt: 0, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 100, timeoutSeconds: nil,
+            source: "f.txt:1", firstLine: 1, limits: JobLimits(cpuSeconds: 0.25)))
+        _ = machine.read([sleeper], ended: true, now: Self.t0)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+        _ = machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)
+        for step in 0...3 {
+            let now = Self.t0.advanced(by: .milliseconds(step * 1_100))
+            _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: now)
+            _ = machine.tick(now: now)
+        }
+        #expect(machine.progress.reissued == 0, "1.5 s and 2 s of grace: not before 3.5 s")
+        let late = Self.t0.advanced(by: .milliseconds(3_600))
+        _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: late)
+        _ = machine.tick(now: late)
+        #expect(machine.progress.reissued == 1)
+    }
+
     @Test("a job out of attempts is reported failed by the coordinator itself, and resent until the sink stores it")
     func jobOutOfAttemptsIsReportedFailed() {
         var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)

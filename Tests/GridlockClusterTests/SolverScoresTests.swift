@@ -96,4 +96,27 @@ import GridlockWire
             #expect(backward.solver == "A" && backward.baseline == "B" && SolverScoresTests.close(backward.estimate.ratio, 0.5))
         }
     }
+
+    @Test("scores and ratios are per batch, each under its own limit, each batch's baseline the first solver it ran")
+    func perBatch() throws {
+        var scores = SolverScores()
+        scores.batchLimits = ["one": 10, "two": 1]
+        func job(_ batch: String, _ source: String, _ solver: String, _ seconds: Double, solved: Bool = true) -> SolverScores.Job {
+            SolverScores.Job(batch: batch, source: source, kind: .rushhour, solver: solver, solved: solved, wrong: false, termination: solved ? nil : .timeout, seconds: seconds)
+        }
+        // Batch one runs A and B; batch two runs C and B (no A): its baseline is B, the first of
+        // the tables' order it ran, and its ratio C's over B's.
+        for item in [job("one", "f:1", "A", 1), job("one", "f:1", "B", 2), job("one", "f:2", "A", 1, solved: false), job("one", "f:2", "B", 4),
+                     job("two", "f:1", "C", 1), job("two", "f:1", "B", 3), job("two", "f:2", "C", 2), job("two", "f:2", "B", 6)] {
+            scores.add(item)
+        }
+        scores.finish()
+        let rows = scores.rows
+        #expect(rows.map { "\($0.batch) \($0.solver)" } == ["one A", "one B", "one VBS", "two C", "two B", "two VBS"])
+        // One: A's PAR-2 is (1 + 2x10) / 2 under its 10 s; two has no unsolved puzzle.
+        #expect(SolverScoresTests.close(rows[0].par2Seconds, 10.5) && SolverScoresTests.close(rows[3].par2Seconds, 1.5))
+        let ratios = scores.ratioRows(order: [(.rushhour, "A"), (.rushhour, "B"), (.rushhour, "C")])
+        #expect(ratios.map { "\($0.batch) \($0.solver)/\($0.baseline)" } == ["one B/A", "two C/B"], "\(ratios)")
+        #expect(SolverScoresTests.close(ratios[1].estimate.ratio, 1.0 / 3), "\(ratios[1].estimate)")
+    }
 }

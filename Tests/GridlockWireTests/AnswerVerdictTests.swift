@@ -55,6 +55,9 @@ struct AnswerVerdictTests {
         var cutOff = Self.result(.cutoff, expected: 23)
         cutOff.verdict = .correct
         #expect(cutOff.checkedVerdict == .unknown)
+        var noMoves = Self.result(.solved, expected: 23)
+        noMoves.verdict = .correct
+        #expect(noMoves.checkedVerdict == .wrong, "a solved answer with no move count, where MOVES gives one")
         var refuted = Self.result(.failed, expected: 23)
         refuted.verdict = .wrong
         #expect(refuted.checkedVerdict == .wrong)

@@ -115,7 +115,7 @@ public struct BenchmarkSummary: Sendable {
 /// ones (no stored states) get search nodes and guesses per puzzle instead.
 public enum BenchmarkTable {
     static let timeColumns = ["solver", "puzzles", "puzzles/s", "mean", "median", "p95", "max"]
-    static let outcomeColumns = ["max memory", "wrong", "cut off", "time vs first (95% CI)"]
+    static let outcomeColumns = ["max memory", "wrong", "cut off", "wall vs first (95% CI)"]
     public static let columns = timeColumns + ["states/s", "bytes/state", "bytes/state ≥10k"] + outcomeColumns
     public static let depthFirstColumns = timeColumns + ["nodes/puzzle", "guesses/puzzle"] + outcomeColumns
 

@@ -26,6 +26,7 @@ struct AnswerRuleTests {
         (AnswerEvidence(claim: .solved(moves: 23), refutation: "move 3 is blocked"), .wrong, "move 3 is blocked"),
         (AnswerEvidence(claim: .none, expectedMoves: 23), .unknown, "no answer"),
         (AnswerEvidence(claim: .solved(moves: nil), expectedMoves: nil), .correct, nil),
+        (AnswerEvidence(claim: .solved(moves: nil), expectedMoves: 23), .wrong, "solved with no move count, where the input's MOVES is 23"),
     ] as [(AnswerEvidence, AnswerVerdict, String?)])
     func judged(evidence: AnswerEvidence, verdict: AnswerVerdict, reason: String?) {
         #expect(AnswerRule.judge(evidence) == AnswerJudgement(verdict, reason))
