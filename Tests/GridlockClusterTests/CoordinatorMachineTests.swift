@@ -278,15 +278,21 @@ struct CoordinatorMachineTests {
         #expect(machine.workers.isEmpty)
     }
 
-    @Test("a running job past its time limit and the grace costs its worker the lease, and the job an attempt")
-    func overrunningJobIsReissued() {
+    /// A machine with `job` alone read, the sink heard (nothing stored), and the worker ready for it at t0.
+    static func machineRunning(_ job: ReadJob) -> CoordinatorMachine {
         var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
-        var slow = Self.job(0)
-        slow.job.timeoutSeconds = 1
-        _ = machine.read([slow], ended: true, now: Self.t0)
+        _ = machine.read([job], ended: true, now: Self.t0)
         _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
         _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
         _ = machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)
+        return machine
+    }
+
+    @Test("a running job past its time limit and the grace costs its worker the lease, and the job an attempt")
+    func overrunningJobIsReissued() {
+        var slow = Self.job(0)
+        slow.job.timeoutSeconds = 1
+        var machine = Self.machineRunning(slow)
         // Still heartbeating, so never silent: only the time limit can take the job back.
         // It starts running at t0 (its first heartbeat): limit 1 s plus 2 s of grace ends at 3 s.
         for step in 0...3 {
@@ -305,15 +311,10 @@ struct CoordinatorMachineTests {
 
     @Test("a job with a CPU limit and no wall limit overruns at the wall limit it implies (2 x 0.25 + 1 s) and the grace")
     func impliedWallLimitOverrun() {
-        var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
         // The job keeps no wall limit of its own: its fingerprint is a batch's run before CPU limits implied one.
-        let sleeper = ReadJob(job: Job(
+        var machine = Self.machineRunning(ReadJob(job: Job(
             batch: "b", id: 0, attempt: 0, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 100, timeoutSeconds: nil,
-            source: "f.txt:1", firstLine: 1, limits: JobLimits(cpuSeconds: 0.25)))
-        _ = machine.read([sleeper], ended: true, now: Self.t0)
-        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
-        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
-        _ = machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)
+            source: "f.txt:1", firstLine: 1, limits: JobLimits(cpuSeconds: 0.25))))
         for step in 0...3 {
             let now = Self.t0.advanced(by: .milliseconds(step * 1_100))
             _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: now)
