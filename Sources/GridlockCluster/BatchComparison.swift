@@ -18,7 +18,13 @@ public struct BatchComparison: Sendable {
     public enum Verdict: String, Sendable, Hashable {
         case faster, slower
         case noChange = "no change"
+        /// Fewer than `minimumPairs` puzzles: one or two ratios give an interval of no width
+        /// (a single puzzle "-29.8% (-29.8% to -29.8%) faster"), which says nothing of the rest.
+        case tooFewPairs = "too few pairs"
     }
+
+    /// The fewest pairs a group needs for a verdict.
+    public static let minimumPairs = 3
 
     public struct Row: Sendable, Hashable {
         public var kind: String
@@ -30,12 +36,14 @@ public struct BatchComparison: Sendable {
         /// New over baseline, with its 95% interval; nil with no pair.
         public var ratio: PairedRatio?
         public var verdict: Verdict
+        /// Why the verdict is in doubt (ComparisonCaveat's reasons); empty: no reason known.
+        public var caveats: [String] = []
 
         public static let fields: [(name: String, value: @Sendable (Row) -> ReportValue)] = [
             ("kind", { .text($0.kind) }), ("solver", { .text($0.solver) }), ("band", { .text($0.band) }), ("pairs", { .integer($0.pairs) }),
             ("baseline_median_seconds", { .real($0.baselineMedianSeconds) }), ("new_median_seconds", { .real($0.newMedianSeconds) }),
             ("ratio", { .real($0.ratio?.ratio) }), ("ratio_ci95_low", { .real($0.ratio?.low) }), ("ratio_ci95_high", { .real($0.ratio?.high) }),
-            ("verdict", { .text($0.verdict.rawValue) }),
+            ("verdict", { .text($0.verdict.rawValue) }), ("caveats", { .text($0.caveats.joined(separator: "; ")) }),
         ]
     }
 
@@ -136,6 +144,7 @@ public struct BatchComparison: Sendable {
     /// means below 1 / (1 + t), as far below no change as slower is above it.)
     static func verdict(_ ratio: PairedRatio?, threshold: Double) -> Verdict {
         guard let ratio else { return .noChange }
+        guard ratio.pairs >= minimumPairs else { return .tooFewPairs }
         if ratio.low > 1 + threshold { return .slower }
         if ratio.high < 1 / (1 + threshold) { return .faster }
         return .noChange

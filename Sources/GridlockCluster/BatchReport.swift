@@ -26,9 +26,9 @@ public struct BatchReport: Sendable {
 
     /// The text table's columns (the numeric formats name theirs in GroupStatistics.fields).
     public static let columns = [
-        "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "wrong", "min", "mean", "95% CI",
-        "p50", "p90", "p99", "max", "sd", "examined mean", "examined max", "memory mean", "memory max", "RSS over idle",
-        "wall vs first",
+        "kind", "solver", "band", "count", "solved", "unsolvable", "cutoff", "failed", "invalid", "wrong", "wall min", "wall mean", "95% CI",
+        "wall p50", "wall p90", "wall p99", "wall max", "wall sd", "CPU mean", "CPU p50", "CPU p90", "CPU max", "examined mean", "examined max",
+        "memory mean", "memory max", "RSS over idle", "wall vs first", "CPU vs first",
     ]
     public static let throughputColumns = ["by", "name", "jobs", "busy", "jobs per busy second"]
 
@@ -48,6 +48,11 @@ public struct BatchReport: Sendable {
         var squaredDeviations = 0.0
         var minSeconds = Double.infinity
         var maxSeconds = 0.0
+        /// The same jobs' CPU times (a row stored without one counts 0).
+        var cpuTimes = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        var cpuSeconds = 0.0
+        var cpuMinSeconds = Double.infinity
+        var cpuMaxSeconds = 0.0
         // Over the jobs that ran a solver only: an invalid line examined nothing and used no
         // memory, and counting it as 0 would pull the means down.
         var examinedSum = 0
@@ -75,6 +80,11 @@ public struct BatchReport: Sendable {
             squaredDeviations += (time - before) * (time - meanSeconds)
             minSeconds = min(minSeconds, time)
             maxSeconds = max(maxSeconds, time)
+            let cpu = JobSummary.plausibleSeconds.clamping(job.cpuSeconds)
+            _ = cpuTimes.record(UInt64((cpu * 1e6).rounded()))
+            cpuSeconds += cpu
+            cpuMinSeconds = min(cpuMinSeconds, cpu)
+            cpuMaxSeconds = max(cpuMaxSeconds, cpu)
             examinedSum = examinedSum.saturatingSum(max(0, job.examined))
             examinedMax = max(examinedMax, job.examined)
             peakRSSSum = peakRSSSum.saturatingSum(max(0, job.peakRSSBytes))
@@ -96,6 +106,10 @@ public struct BatchReport: Sendable {
         /// times, so that a p99 never reads above the max.
         func quantile(_ percentile: Double) -> Double {
             timed == 0 ? 0 : min(max(Double(times.valueAtPercentile(percentile)) * 1e-6, minSeconds), maxSeconds)
+        }
+
+        func cpuQuantile(_ percentile: Double) -> Double {
+            timed == 0 ? 0 : min(max(Double(cpuTimes.valueAtPercentile(percentile)) * 1e-6, cpuMinSeconds), cpuMaxSeconds)
         }
     }
 
@@ -236,6 +250,7 @@ public struct BatchReport: Sendable {
     /// bands in the guide's order. Ratios compare solvers of the same kind only.
     public var statistics: [GroupStatistics] {
         var baselineMean: [String: Double] = [:]
+        var baselineCPUMean: [String: Double] = [:]
         var rows: [GroupStatistics] = []
         let kinds = variants.map(\.kind).reduce(into: [PuzzleKind]()) { if !$0.contains($1) { $0.append($1) } }
         for variant in kinds.flatMap({ kind in variants.filter { $0.kind == kind } }) {
@@ -245,10 +260,12 @@ public struct BatchReport: Sendable {
                 let ran = group.timed > 0
                 let mean = ran ? group.meanSeconds : nil
                 let key = variant.kind.rawValue + "/" + band
+                let cpuMean = ran ? group.cpuSeconds / Double(group.timed) : nil
                 if isBaseline, let mean { baselineMean[key] = mean }
+                if isBaseline, let cpuMean { baselineCPUMean[key] = cpuMean }
                 let count = { (status: JobStatus) in group.byStatus[Int(status.wireCode)] }
                 let sd = group.standardDeviation
-                rows.append(GroupStatistics(
+                var row = GroupStatistics(
                     kind: variant.kind.rawValue, solver: variant.solver, band: band, jobs: group.count, solved: count(.solved),
                     unsolvable: count(.unsolvable), cutoff: count(.cutoff), failed: count(.failed), invalid: count(.invalid),
                     wrong: group.wrong, timedJobs: group.timed, minSeconds: ran ? group.minSeconds : nil, meanSeconds: mean,
@@ -259,7 +276,13 @@ public struct BatchReport: Sendable {
                     peakRSSMeanBytes: ran ? Double(group.peakRSSSum) / Double(group.timed) : nil, peakRSSMaxBytes: ran ? group.peakRSSMax : nil,
                     memoryMeanBytes: ran ? Double(group.memorySum) / Double(group.timed) : nil, memoryMaxBytes: ran ? group.memoryMax : nil,
                     rssAboveIdleMeanBytes: group.aboveIdleJobs > 0 ? Double(group.aboveIdleSum) / Double(group.aboveIdleJobs) : nil,
-                    timeVsFirst: mean.flatMap { mean in baselineMean[key].flatMap { $0 > 0 ? mean / $0 : nil } }))
+                    timeVsFirst: mean.flatMap { mean in baselineMean[key].flatMap { $0 > 0 ? mean / $0 : nil } })
+                row.cpuMeanSeconds = cpuMean
+                row.cpuMedianSeconds = ran ? group.cpuQuantile(50) : nil
+                row.cpuP90Seconds = ran ? group.cpuQuantile(90) : nil
+                row.cpuMaxSeconds = ran ? group.cpuMaxSeconds : nil
+                row.cpuVsFirst = cpuMean.flatMap { mean in baselineCPUMean[key].flatMap { $0 > 0 ? mean / $0 : nil } }
+                rows.append(row)
             }
         }
         return rows
@@ -274,10 +297,11 @@ public struct BatchReport: Sendable {
                 row.kind, row.solver, row.band, row.jobs.grouped, row.solved.grouped, row.unsolvable.grouped, row.cutoff.grouped,
                 row.failed.grouped, row.invalid.grouped, row.wrong.grouped, time(row.minSeconds), time(row.meanSeconds), interval,
                 time(row.medianSeconds), time(row.p90Seconds), time(row.p99Seconds), time(row.maxSeconds), time(row.stddevSeconds),
+                time(row.cpuMeanSeconds), time(row.cpuMedianSeconds), time(row.cpuP90Seconds), time(row.cpuMaxSeconds),
                 row.examinedMean.map { Self.saturatingInt($0).grouped } ?? "-", row.examinedMax?.grouped ?? "-",
                 row.memoryMeanBytes.map { Self.saturatingInt($0).bytes } ?? "-", row.memoryMaxBytes?.bytes ?? "-",
                 row.rssAboveIdleMeanBytes.map { Self.saturatingInt($0).bytes } ?? "-",
-                row.timeVsFirst.map { $0.formatted(decimals: 2) + "x" } ?? "-",
+                row.timeVsFirst.map { $0.formatted(decimals: 2) + "x" } ?? "-", row.cpuVsFirst.map { $0.formatted(decimals: 2) + "x" } ?? "-",
             ]
         }
     }

@@ -33,6 +33,8 @@ public struct CoordinatorMachine {
         public var servingSolverDigests: Set<UInt64> = []
         /// What the sink records of the batch (its start, solvers and limits), sent to it.
         public var record: BatchRecord?
+        /// The machine's load now, for the recipe's load at the end (nil: not read, as in tests).
+        public var currentLoad: (@Sendable () -> Double)?
         public static let serverStartAllowance: Duration = .seconds(10)
         /// How long a finished job may wait for the sink's acknowledgement before it is re-issued.
         public var storeTimeout: Duration = .seconds(10)
@@ -303,6 +305,7 @@ public struct CoordinatorMachine {
             // The sink's record of the batch gets its number of jobs.
             if var record = configuration.record, let sink = resume.sink {
                 record.jobs = progress.read
+                record.recipe?.loadAtEnd = configuration.currentLoad?()
                 actions.append(.send(to: sink, .batchRecord(record)))
             }
             stop(.complete, &actions)

@@ -8,6 +8,10 @@
 // of its tables, or an outside solver's processes at their peak), which tells solvers apart;
 // the worker's resident set above what it held idle (`rss_above_idle`); and the worker's whole
 // resident set (`peak_rss`, mostly the worker's own baseline), kept for the exports only.
+//
+// Times, two ways (issue 43): wall time (`wall_*`: what a user waits, moved by whatever else
+// the machine runs) and the solving thread's or outside solver tree's CPU time (`cpu_*`: the
+// solve's own work), side by side, each named.
 
 public struct GroupStatistics: Sendable, Hashable {
     public var kind: String
@@ -41,8 +45,14 @@ public struct GroupStatistics: Sendable, Hashable {
     public var memoryMaxBytes: Int?
     /// The worker's peak resident set less what it held idle, before its first job.
     public var rssAboveIdleMeanBytes: Double?
-    /// This solver's mean time over the first solver's of the same kind, in the same band.
+    /// This solver's mean wall time over the first solver's of the same kind, in the same band.
     public var timeVsFirst: Double?
+    /// The same of CPU time.
+    public var cpuMeanSeconds: Double? = nil
+    public var cpuMedianSeconds: Double? = nil
+    public var cpuP90Seconds: Double? = nil
+    public var cpuMaxSeconds: Double? = nil
+    public var cpuVsFirst: Double? = nil
 
     /// The columns of the numeric formats, in order, with each row's value.
     public static let fields: [(name: String, value: @Sendable (GroupStatistics) -> ReportValue)] = [
@@ -50,15 +60,19 @@ public struct GroupStatistics: Sendable, Hashable {
         ("jobs", { .integer($0.jobs) }), ("solved", { .integer($0.solved) }), ("unsolvable", { .integer($0.unsolvable) }),
         ("cutoff", { .integer($0.cutoff) }), ("failed", { .integer($0.failed) }), ("invalid", { .integer($0.invalid) }),
         ("wrong", { .integer($0.wrong) }), ("timed_jobs", { .integer($0.timedJobs) }),
-        ("min_seconds", { .real($0.minSeconds) }), ("mean_seconds", { .real($0.meanSeconds) }),
-        ("mean_ci95_low_seconds", { .real($0.meanCI95?.lowerBound) }), ("mean_ci95_high_seconds", { .real($0.meanCI95?.upperBound) }),
-        ("median_seconds", { .real($0.medianSeconds) }), ("p90_seconds", { .real($0.p90Seconds) }),
-        ("p99_seconds", { .real($0.p99Seconds) }), ("max_seconds", { .real($0.maxSeconds) }),
-        ("stddev_seconds", { .real($0.stddevSeconds) }), ("examined_mean", { .real($0.examinedMean) }),
+        ("wall_min_seconds", { .real($0.minSeconds) }), ("wall_mean_seconds", { .real($0.meanSeconds) }),
+        ("wall_mean_ci95_low_seconds", { .real($0.meanCI95?.lowerBound) }), ("wall_mean_ci95_high_seconds", { .real($0.meanCI95?.upperBound) }),
+        ("wall_median_seconds", { .real($0.medianSeconds) }), ("wall_p90_seconds", { .real($0.p90Seconds) }),
+        ("wall_p99_seconds", { .real($0.p99Seconds) }), ("wall_max_seconds", { .real($0.maxSeconds) }),
+        ("wall_stddev_seconds", { .real($0.stddevSeconds) }),
+        ("cpu_mean_seconds", { .real($0.cpuMeanSeconds) }), ("cpu_median_seconds", { .real($0.cpuMedianSeconds) }),
+        ("cpu_p90_seconds", { .real($0.cpuP90Seconds) }), ("cpu_max_seconds", { .real($0.cpuMaxSeconds) }),
+        ("examined_mean", { .real($0.examinedMean) }),
         ("examined_max", { .integer($0.examinedMax) }), ("memory_mean_bytes", { .real($0.memoryMeanBytes) }),
         ("memory_max_bytes", { .integer($0.memoryMaxBytes) }), ("rss_above_idle_mean_bytes", { .real($0.rssAboveIdleMeanBytes) }),
         ("peak_rss_mean_bytes", { .real($0.peakRSSMeanBytes) }),
-        ("peak_rss_max_bytes", { .integer($0.peakRSSMaxBytes) }), ("time_vs_first", { .real($0.timeVsFirst) }),
+        ("peak_rss_max_bytes", { .integer($0.peakRSSMaxBytes) }), ("wall_vs_first", { .real($0.timeVsFirst) }),
+        ("cpu_vs_first", { .real($0.cpuVsFirst) }),
     ]
 }
 

@@ -107,9 +107,9 @@ struct ThreadUsage: Sendable, Hashable {
     }
 }
 
-enum ThreadClock {
+public enum ThreadClock {
     /// CPU seconds used by the calling thread.
-    static func cpuSeconds() -> Double {
+    public static func cpuSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9

@@ -26,6 +26,7 @@ public enum JobRunner {
             // A job that ignores its time limit, for the poison-job test: sleeps until killed.
             while true { sleep(60) }
         }
+        setUp(job)
         let clock = ContinuousClock()
         meter.begin(now: clock.now)
         result.workerIdleRSSBytes = meter.idleBytes
@@ -118,6 +119,22 @@ public enum JobRunner {
 }
 
 extension JobRunner {
+    /// What the job's solver needs once per process (idastar-pdb's tables), before the job's
+    /// clocks, meter and limits start: a build or a wait for another worker's is setup, said on
+    /// standard error, never the job's time. Read apart from the timed parse only for the one
+    /// solver that has any, so other jobs pay nothing.
+    static func setUp(_ job: Job) {
+        guard job.kind == .tiles, job.solver == TilePatternDatabaseSolver().name,
+              let puzzle = try? ParsedPuzzle.parse(job.puzzle, kind: job.kind, tileOptions: job.options.tileReadOptions, firstLine: job.firstLine)
+        else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        if puzzle.setUp(for: job.solver) {
+            let seconds = Double(seconds: start.duration(to: clock.now))
+            FileHandle.standardError.write(Data("worker: setup: \(job.solver)'s tables ready in \(seconds.formatted(decimals: 2)) s (not part of job \(job.id)'s time)\n".utf8))
+        }
+    }
+
     /// A built-in search under the job's limits: its tables held under the memory limit (a
     /// cut-off there is a memout), and stopped once the solving thread has used the CPU limit
     /// (a timeout), checked where it checks its deadline: a system call of about 0.5 µs every

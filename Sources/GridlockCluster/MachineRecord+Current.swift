@@ -2,6 +2,7 @@
 // functions of the files' text, so they are tested on other machines' files.
 
 import Foundation
+import GridlockCore
 import GridlockWire
 
 extension MachineRecord {
@@ -18,7 +19,20 @@ extension MachineRecord {
             turbo: turbo(noTurbo: read("/sys/devices/system/cpu/intel_pstate/no_turbo"), boost: read("/sys/devices/system/cpu/cpufreq/boost")),
             kernel: kernel, memoryBytes: memoryBytes(meminfo: read("/proc/meminfo") ?? ""),
             loadAverage: loadAverage(read("/proc/loadavg") ?? ""),
-            method: method(clearRefsWritable: access("/proc/self/clear_refs", W_OK) == 0, controlGroups: SolverCgroup.available))
+            method: method(clearRefsWritable: access("/proc/self/clear_refs", W_OK) == 0, controlGroups: SolverCgroup.available),
+            codePath: runningCodePath, megahertz: cpu.megahertz, smt: smt(active: read("/sys/devices/system/cpu/smt/active"), cpu: cpu))
+    }
+
+    /// The path this process's solvers take: set once at start (GridlockCommands' SolverPaths).
+    public static var runningCodePath: String {
+        RushHourBFSSolver.wideSearch.withLock { $0 != nil } ? "x86-64-v4" : "portable"
+    }
+
+    /// "on" or "off": the kernel's own word where /sys gives it, else whether there are more
+    /// hardware threads than cores.
+    static func smt(active: String?, cpu: CPUInfo) -> String? {
+        if let active = active.map(firstLine), ["0", "1"].contains(active) { return active == "1" ? "on" : "off" }
+        return cpu.threads > 0 && cpu.cores > 0 ? (cpu.threads > cpu.cores ? "on" : "off") : nil
     }
 
     /// What /proc/cpuinfo says of the CPUs: the first model name, hardware threads (processor
@@ -27,10 +41,13 @@ extension MachineRecord {
         var model = "unknown"
         var threads = 0
         var cores = 0
+        /// The mean of the threads' "cpu MHz" (0 where none is given, as on some ARM kernels).
+        var megahertz = 0.0
 
         init(_ text: String) {
             var coreIDs: Set<[String]> = []
             var physical = "0"
+            var clocks: [Double] = []
             for line in text.split(separator: "\n") {
                 let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2 else { continue }
@@ -39,11 +56,13 @@ extension MachineRecord {
                 case "model name" where model == "unknown" && !parts[1].isEmpty:
                     model = String(decoding: parts[1].utf8.prefix(WireProtocol.maximumNameBytes), as: UTF8.self)
                 case "physical id": physical = parts[1]
+                case "cpu MHz": if let clock = Double(parts[1]), clock.isFinite, clock > 0, clock < 1e6 { clocks.append(clock) }
                 case "core id": coreIDs.insert([physical, parts[1]])
                 default: break
                 }
             }
             cores = coreIDs.isEmpty ? threads : coreIDs.count
+            megahertz = clocks.isEmpty ? 0 : clocks.reduce(0, +) / Double(clocks.count)
         }
     }
 
@@ -58,6 +77,11 @@ extension MachineRecord {
         guard let line = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }) else { return 0 }
         let kibibytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         return kibibytes.multipliedReportingOverflow(by: 1024).overflow ? 0 : kibibytes * 1024
+    }
+
+    /// This machine's one-minute load average now.
+    public static func currentLoad() -> Double {
+        loadAverage((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
     }
 
     /// The one-minute load average.

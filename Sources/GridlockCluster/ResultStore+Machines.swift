@@ -10,9 +10,13 @@ extension ResultStore {
     public func record(_ machine: MachineRecord, batch: String) throws {
         try queue.write { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO machines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                sql: """
+                    INSERT OR IGNORE INTO machines (batch, host, cpu_model, cores, threads, governor, turbo, kernel, memory_bytes,
+                        load_average, method, code_path, cpu_mhz, smt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [batch, machine.host, machine.cpuModel, machine.cores, machine.threads, machine.governor, machine.turbo,
-                            machine.kernel, machine.memoryBytes, machine.loadAverage, machine.method])
+                            machine.kernel, machine.memoryBytes, machine.loadAverage, machine.method, machine.codePath, machine.megahertz,
+                            machine.smt])
         }
     }
 
@@ -26,10 +30,12 @@ extension ResultStore {
                 func text(_ column: String) -> String? { (try? row.decode(String.self, forColumn: column)).map(Self.clipped) }
                 func count(_ column: String) -> Int { max(0, (try? row.decode(Int.self, forColumn: column)) ?? 0) }
                 let load = (try? row.decode(Double.self, forColumn: "load_average")) ?? 0
+                let clock = (try? row.decode(Double.self, forColumn: "cpu_mhz")) ?? 0
                 return (text("batch") ?? "?", MachineRecord(
                     host: text("host") ?? "?", cpuModel: text("cpu_model") ?? "unknown", cores: count("cores"), threads: count("threads"),
                     governor: text("governor"), turbo: text("turbo"), kernel: text("kernel") ?? "unknown", memoryBytes: count("memory_bytes"),
-                    loadAverage: load.isFinite ? max(0, load) : 0, method: text("method") ?? "unknown"))
+                    loadAverage: load.isFinite ? max(0, load) : 0, method: text("method") ?? "unknown", codePath: text("code_path") ?? "unknown",
+                    megahertz: clock.isFinite && clock > 0 && clock < 1e6 ? clock : 0, smt: text("smt")))
             }
         }
     }

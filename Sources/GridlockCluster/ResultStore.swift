@@ -152,6 +152,17 @@ public final class ResultStore: Sendable {
                     load_average REAL NOT NULL, method TEXT NOT NULL, PRIMARY KEY (batch, host));
                 """)
         }
+        // Version 5 (issue 43): what it takes to run a batch again (BatchRecipe, as JSON; NULL
+        // in older batches, which `rerun` refuses, naming what it lacks), and each machine's
+        // code path, clock and SMT.
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                ALTER TABLE batches ADD COLUMN recipe TEXT;
+                ALTER TABLE machines ADD COLUMN code_path TEXT NOT NULL DEFAULT 'unknown';
+                ALTER TABLE machines ADD COLUMN cpu_mhz REAL NOT NULL DEFAULT 0;
+                ALTER TABLE machines ADD COLUMN smt TEXT;
+                """)
+        }
         return migrator
     }
 
@@ -159,9 +170,24 @@ public final class ResultStore: Sendable {
     public func record(_ batch: BatchEnvironment) throws {
         try queue.write { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO batches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                sql: """
+                    INSERT OR IGNORE INTO batches (id, started, host, cores, configuration, revision, solvers, jobs,
+                        time_limit_seconds, wall_limit_seconds, memory_limit_bytes, recipe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [batch.id, batch.started, batch.host, batch.cores, batch.configuration,
-                            batch.revision, batch.solvers, batch.jobs, batch.timeLimitSeconds, batch.wallLimitSeconds, batch.memoryLimitBytes])
+                            batch.revision, batch.solvers, batch.jobs, batch.timeLimitSeconds, batch.wallLimitSeconds, batch.memoryLimitBytes,
+                            batch.recipe.map(BatchEnvironment.json)])
+        }
+    }
+
+    /// Writes down the load when a batch's last job was stored, in its recipe (a batch
+    /// recorded without one has nowhere to keep it).
+    public func recordLoadAtEnd(batch: String, _ load: Double) throws {
+        try queue.write { db in
+            let text = try String.fetchOne(db, sql: "SELECT recipe FROM batches WHERE id = ?", arguments: [batch])
+            guard var recipe = text.flatMap(BatchEnvironment.recipe(json:)) else { return }
+            recipe.loadAtEnd = load
+            try db.execute(sql: "UPDATE batches SET recipe = ? WHERE id = ?", arguments: [BatchEnvironment.json(recipe), batch])
         }
     }
 
@@ -387,6 +413,8 @@ public final class ResultStore: Sendable {
                 batch.timeLimitSeconds = positive("time_limit_seconds")
                 batch.wallLimitSeconds = positive("wall_limit_seconds")
                 batch.memoryLimitBytes = positive("memory_limit_bytes").flatMap { $0 < 9e18 ? Int($0) : nil }
+                // A recipe that does not decode (another program's text) is no recipe.
+                batch.recipe = (try? row.decode(String?.self, forColumn: "recipe")).flatMap { $0 }.flatMap(BatchEnvironment.recipe(json:))
                 return batch
             }
         }

@@ -103,6 +103,7 @@ public enum Sink {
                 case .recordBatch(let record):
                     try database.record(BatchEnvironment(record))
                     if record.jobs > 0 { try database.recordTotal(batch: record.batch, jobs: record.jobs) }
+                    if let load = record.recipe?.loadAtEnd { try database.recordLoadAtEnd(batch: record.batch, load) }
                 case .log(let line):
                     configuration.log(line)
                 }

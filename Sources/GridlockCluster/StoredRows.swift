@@ -19,6 +19,8 @@ public struct BatchEnvironment: Sendable, Hashable, Codable {
     public var timeLimitSeconds: Double?
     public var wallLimitSeconds: Double?
     public var memoryLimitBytes: Int?
+    /// What it takes to run the batch again; nil for a batch recorded before recipes.
+    public var recipe: BatchRecipe?
 
     public init(id: String, started: String, host: String, cores: Int, configuration: String, revision: String, solvers: String, jobs: Int) {
         self.id = id
@@ -39,13 +41,26 @@ public struct BatchEnvironment: Sendable, Hashable, Codable {
         timeLimitSeconds = record.limits.cpuSeconds
         wallLimitSeconds = record.wallLimitSeconds
         memoryLimitBytes = record.limits.memoryBytes
+        recipe = record.recipe
     }
 
     /// The record a coordinator sends its sink of this batch.
     public var record: BatchRecord {
         BatchRecord(
             batch: id, started: started, host: host, cores: cores, configuration: configuration, revision: revision, solvers: solvers,
-            jobs: jobs, limits: JobLimits(cpuSeconds: timeLimitSeconds, memoryBytes: memoryLimitBytes), wallLimitSeconds: wallLimitSeconds)
+            jobs: jobs, limits: JobLimits(cpuSeconds: timeLimitSeconds, memoryBytes: memoryLimitBytes), wallLimitSeconds: wallLimitSeconds,
+            recipe: recipe)
+    }
+
+    /// A recipe as the batches table keeps it.
+    static func json(_ recipe: BatchRecipe) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(recipe)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func recipe(json: String) -> BatchRecipe? {
+        try? JSONDecoder().decode(BatchRecipe.self, from: Data(json.utf8))
     }
 
     /// "CPU 1 s, wall 30 s, memory 256 MiB", or nil without limits.

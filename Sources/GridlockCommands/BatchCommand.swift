@@ -78,15 +78,8 @@ struct BatchCommand: ParsableCommand {
     /// A default name (the start time) that no batch of the database has: two batches started
     /// within one second would otherwise share it, and the second would resume the first.
     static func freshName(in db: String) -> String {
-        let base = "batch-" + BatchEnvironment.timestamp()
         let taken = Set(FileManager.default.fileExists(atPath: db) ? ((try? ResultStore(path: db, readOnly: true).batchNames()) ?? []) : [])
-        var name = base
-        var suffix = 2
-        while taken.contains(name) {
-            name = "\(base)-\(suffix)"
-            suffix += 1
-        }
-        return name
+        return BatchName.unused("batch-" + BatchEnvironment.timestamp(), taken: taken)
     }
 
     func run() throws {
@@ -106,10 +99,12 @@ struct BatchCommand: ParsableCommand {
         do {
             // The workers first, while this process is small (LocalCluster.swift says why).
             let pool = try LocalCluster.Workers(
-                workers, memoryBudget: memoryBudget.share(of: workers), flags: jobOptions.external.flags, cpus: placement.plan(workers: workers))
+                workers, memoryBudget: memoryBudget.share(of: workers), flags: jobOptions.external.flags + jobOptions.tableFlags,
+                cpus: placement.plan(workers: workers))
             do {
                 store = try ResultStore(path: db)
-                try store.record(jobOptions.environment(batch: name, specification: specification))
+                let recipe = jobOptions.recipe(files: files, workers: workers, placement: placement, memoryBudget: memoryBudget, versions: true)
+                try store.record(jobOptions.environment(batch: name, specification: specification, recipe: recipe))
             } catch {
                 pool.stop(signal: SIGTERM)
                 throw error
@@ -151,6 +146,7 @@ struct BatchCommand: ParsableCommand {
         guard final.read > 0 else { throw ValidationError("no puzzles in the input") }
         let streamedTables = outcome.streamed.finished(jobs: final.read, storedBefore: final.storedBefore, changed: final.changed)
         try store.recordTotal(batch: name, jobs: final.read, solvers: streamedTables?.solvers)
+        try store.recordLoadAtEnd(batch: name, MachineRecord.currentLoad())
         let tally: BatchTally
         if let tables = streamedTables {
             print(try ReportPrinter.render(outcome.streamed, tables: tables, store: store, format: format))
@@ -218,12 +214,23 @@ struct JobOptions: ParsableArguments {
 
     /// The batch as the batches table records it: this process's machine and build, the
     /// solvers and the limits.
-    func environment(batch: String, specification: JobSpecification) -> BatchEnvironment {
+    func environment(batch: String, specification: JobSpecification, recipe: BatchRecipe) -> BatchEnvironment {
         var environment = BatchEnvironment.current(batch: batch, solvers: solverNames, jobs: 0)
+        environment.recipe = recipe
         environment.timeLimitSeconds = specification.limits.cpuSeconds
         environment.wallLimitSeconds = specification.limits.wallSeconds(given: specification.timeoutSeconds)
         environment.memoryLimitBytes = specification.limits.memoryBytes
         return environment
+    }
+
+    /// `worker --tables` for each goal idastar-pdb may meet, when it is asked for by name or as
+    /// the default of `--kind tiles`: the workers have its tables ready before they ask for jobs
+    /// (the one --goal, else both goals). With the kind told from each puzzle, the first tile
+    /// job loads them, apart from its time (JobRunner.setUp).
+    var tableFlags: [String] {
+        let pdb = TilePatternDatabaseSolver().name
+        guard solverNames.contains(pdb) || (solverNames.isEmpty && reading.puzzleKind == .tiles && PuzzleKind.tiles.defaultSolver == pdb) else { return [] }
+        return (reading.goal.map { [$0] } ?? TileGoal.allCases).flatMap { ["--tables", $0.rawValue] }
     }
 
     /// The solvers named in --solver exist: built in, or outside (by a flag, or by `file`'s
@@ -249,6 +256,17 @@ struct JobOptions: ParsableArguments {
 /// What a batch may be called: it is printed in every report and stored in every row.
 enum BatchName {
     static let maximumBytes = WireProtocol.maximumNameBytes
+
+    /// `base`, else `base-2`, `base-3`, ...: the first that no batch of `taken` has.
+    static func unused(_ base: String, taken: Set<String>) -> String {
+        var name = base
+        var suffix = 2
+        while taken.contains(name) {
+            name = "\(base)-\(suffix)"
+            suffix += 1
+        }
+        return name
+    }
 
     static func check(_ name: String) throws {
         guard !name.isEmpty, name.utf8.count <= maximumBytes else {

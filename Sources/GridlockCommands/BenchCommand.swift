@@ -102,11 +102,14 @@ struct BenchCommand: ParsableCommand {
         }
         let clock = ContinuousClock()
         /// A built-in solver's result, or an outside solver's run as one (nil when it gave no
-        /// answer: it crashed, printed no answer or a wrong one).
-        func solve(_ puzzle: ParsedPuzzle, with solver: String) -> SolveResult?? {
-            guard let program = outside.named(solver, kind: puzzle.kind) else { return puzzle.solve(with: solver, options: options).map { $0 } }
+        /// answer: it crashed, printed no answer or a wrong one), and the CPU time it took: this
+        /// thread's, or the outside solver's process tree's.
+        func solve(_ puzzle: ParsedPuzzle, with solver: String) -> (result: SolveResult??, cpuSeconds: Double) {
+            // A built-in solver's CPU time is the caller's to read: this thread's, around the parse too.
+            guard let program = outside.named(solver, kind: puzzle.kind) else { return (puzzle.solve(with: solver, options: options).map { $0 }, 0) }
             let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
-            return .some(ExternalSolving.run(program, on: puzzle, deadline: deadline, limits: jobLimits, checks: options).solveResult(for: puzzle))
+            let outcome = ExternalSolving.run(program, on: puzzle, deadline: deadline, limits: jobLimits, checks: options)
+            return (.some(outcome.solveResult(for: puzzle)), outcome.cpuSeconds)
         }
         for record in lines.prefix(warmup) {
             for solver in solvers {
@@ -124,21 +127,29 @@ struct BenchCommand: ParsableCommand {
                 var baseline: SolveResult?
                 for (position, solver) in solvers.enumerated() {
                     let start = clock.now
-                    guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions),
-                          let answered = solve(puzzle, with: solver)
+                    let cpuStart = ThreadClock.cpuSeconds()
+                    guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions) else {
+                        invalid += position == 0 && pass == 0 ? 1 : 0
+                        continue
+                    }
+                    let (solved, solverCPU) = solve(puzzle, with: solver)
+                    guard let answered = solved
                     else {
                         invalid += position == 0 && pass == 0 ? 1 : 0
                         continue
                     }
                     let seconds = Double(seconds: start.duration(to: clock.now))
+                    // Parsing is in both times; an outside solver's CPU is its tree's, not this thread's.
+                    let cpuSeconds = outside.named(solver, kind: puzzle.kind) == nil ? ThreadClock.cpuSeconds() - cpuStart : solverCPU
                     guard let result = answered else {
                         // An outside solver's crash, garbage or refuted answer: wrong.
-                        summaries[position].add(seconds: seconds, key: pass * lines.count + index, result: SolveResult(status: .unsolvable, statistics: SearchStatistics()), correct: false)
+                        summaries[position].add(seconds: seconds, cpuSeconds: cpuSeconds, key: pass * lines.count + index, result: SolveResult(status: .unsolvable, statistics: SearchStatistics()), correct: false)
                         continue
                     }
                     if position == 0 { baseline = result }
                     let agrees = baseline.map { Self.agree($0, result) } ?? true
-                    summaries[position].add(seconds: seconds, key: pass * lines.count + index, result: result, correct: agrees && isCorrect(result, puzzle))
+                    summaries[position].add(
+                        seconds: seconds, cpuSeconds: cpuSeconds, key: pass * lines.count + index, result: result, correct: agrees && isCorrect(result, puzzle))
                 }
                 if StandardError.isTerminal, lastProgress.duration(to: clock.now) > .seconds(1) {
                     lastProgress = clock.now
@@ -197,6 +208,7 @@ enum BenchTables {
         let baseline = summaries.first
         let solverRows = summaries.map { summary -> [ReportValue] in
             let ratio = baseline.flatMap { summary.ratio(to: $0) }
+            let cpuRatio = baseline.flatMap { summary.ratio(to: $0, basis: .cpu) }
             let interval = summary.standardDeviation.flatMap { ConfidenceInterval.ofMean(count: summary.count, mean: summary.mean, standardDeviation: $0) }
             let states = summary.storesStates
             return [
@@ -205,25 +217,31 @@ enum BenchTables {
                 .real(summary.count > 0 ? summary.mean : nil), .real(interval?.lowerBound), .real(interval?.upperBound),
                 .real(summary.count > 0 ? summary.quantile(0.5) : nil), .real(summary.count > 0 ? summary.quantile(0.95) : nil),
                 .real(summary.count > 0 ? summary.quantile(1) : nil), .real(summary.standardDeviation),
+                .real(summary.count > 0 ? summary.cpuMean : nil), .real(summary.count > 0 ? summary.quantile(0.5, basis: .cpu) : nil),
                 .real(summary.puzzlesPerSecond), .real(states ? summary.statesPerSecond : nil), .real(states ? summary.bytesPerState : nil),
                 .integer(summary.maxMemoryBytes), .integer(summary.wrong), .integer(summary.cutoff), .real(ratio?.ratio),
-                .real(ratio?.low), .real(ratio?.high), .integer(ratio?.pairs),
+                .real(ratio?.low), .real(ratio?.high), .integer(ratio?.pairs), .real(cpuRatio?.ratio), .real(cpuRatio?.low), .real(cpuRatio?.high),
             ]
         }
         var samples: [[ReportValue]] = []
         for summary in summaries {
-            for (key, seconds) in zip(summary.keys, summary.seconds) {
+            for (index, key) in summary.keys.enumerated() {
                 let puzzle = key % max(1, sources.count)
-                samples.append([.text(summary.solver), .integer(key / max(1, sources.count) + 1), .integer(puzzle), .text(sources[puzzle]), .real(seconds)])
+                samples.append([
+                    .text(summary.solver), .integer(key / max(1, sources.count) + 1), .integer(puzzle), .text(sources[puzzle]),
+                    .real(summary.seconds[index]), .real(summary.cpuSeconds[index]),
+                ])
             }
         }
         return NumericTables(tables: [
             (Table.solvers.rawValue, [
-                "solver", "ran_instead", "timed", "min_seconds", "mean_seconds", "mean_ci95_low_seconds", "mean_ci95_high_seconds", "median_seconds",
-                "p95_seconds", "max_seconds", "stddev_seconds", "puzzles_per_second", "states_per_second", "bytes_per_state",
-                "max_memory_bytes", "wrong", "cutoff", "time_vs_first", "time_vs_first_ci95_low", "time_vs_first_ci95_high", "pairs",
+                "solver", "ran_instead", "timed", "wall_min_seconds", "wall_mean_seconds", "wall_mean_ci95_low_seconds", "wall_mean_ci95_high_seconds",
+                "wall_median_seconds", "wall_p95_seconds", "wall_max_seconds", "wall_stddev_seconds", "cpu_mean_seconds", "cpu_median_seconds",
+                "puzzles_per_second", "states_per_second", "bytes_per_state",
+                "max_memory_bytes", "wrong", "cutoff", "wall_vs_first", "wall_vs_first_ci95_low", "wall_vs_first_ci95_high", "pairs",
+                "cpu_vs_first", "cpu_vs_first_ci95_low", "cpu_vs_first_ci95_high",
             ], solverRows),
-            (Table.samples.rawValue, ["solver", "pass", "puzzle", "source", "seconds"], samples),
+            (Table.samples.rawValue, ["solver", "pass", "puzzle", "source", "wall_seconds", "cpu_seconds"], samples),
         ])
     }
 }

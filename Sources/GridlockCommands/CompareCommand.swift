@@ -19,7 +19,14 @@ struct CompareCommand: ParsableCommand {
             batches always print the same interval; widened, when five or more pairs of worker \
             processes ran them, to a cluster-robust interval with Student's t over those pairs, \
             since each process's own speed moves all its times by several percent), and a verdict: slower or faster when the \
-            whole interval lies beyond --threshold, otherwise no change (as criterion decides).
+            whole interval lies beyond --threshold, otherwise no change (as criterion decides); \
+            a group of fewer than 3 puzzles gets none ("too few pairs").
+
+            A verdict is marked with * when the comparison itself is in doubt, each reason \
+            said on standard error: a machine's load above its cores at either batch's start \
+            or end, a different code path (x86-64-v4 against portable), different limits or \
+            outside solver commands or versions, or a run-to-run spread (two runs of one job, \
+            with --repeats) wider than --threshold.
 
             From one database, name both batches; from two, the first is the baseline's and the \
             second the new batch's (--baseline and --batch pick a batch in each; a database that \
@@ -81,9 +88,25 @@ struct CompareCommand: ParsableCommand {
         let (baseName, newName) = try names(baseStore, newStore)
         warnOfDifferences(baseStore, baseName, newStore, newName)
         var comparison = BatchComparison()
-        try baseStore.forEachTiming(batch: baseName, cpu: time == .cpu) { comparison.addBaseline($0) }
-        try newStore.forEachTiming(batch: newName, cpu: time == .cpu) { comparison.addNew($0) }
-        let rows = comparison.rows(threshold: threshold / 100)
+        var (baseSpread, newSpread) = (RunSpread(), RunSpread())
+        try baseStore.forEachTiming(batch: baseName, cpu: time == .cpu) {
+            comparison.addBaseline($0)
+            baseSpread.add($0)
+        }
+        try newStore.forEachTiming(batch: newName, cpu: time == .cpu) {
+            comparison.addNew($0)
+            newSpread.add($0)
+        }
+        let caveats = Self.caveats(
+            (baseStore, baseName, baseSpread), (newStore, newName, newSpread), threshold: threshold / 100)
+        for caveat in caveats { StandardError.write("compare: warning: \(caveat.reason.rawValue): \(caveat.detail)".printable + "\n") }
+        if baseSpread.typical == nil, newSpread.typical == nil {
+            StandardError.write("compare: note: neither batch repeated its jobs, so their run-to-run spread is not known (--repeats 2 measures it)\n")
+        }
+        var rows = comparison.rows(threshold: threshold / 100)
+        // A verdict, not "no change", given under a caveat is marked: the caveat may be all of it.
+        let reasons = ComparisonCaveat.Reason.allCases.filter { reason in caveats.contains { $0.reason == reason } }.map(\.rawValue)
+        for index in rows.indices where [.faster, .slower].contains(rows[index].verdict) { rows[index].caveats = reasons }
         guard !rows.isEmpty else {
             throw CommandFailure("no puzzle was solved in both \(baseName) and \(newName): nothing to compare\(time == .cpu ? " (with --time cpu; rows from an older build may hold no CPU times: try --time wall)" : "")".printable)
         }
@@ -93,10 +116,13 @@ struct CompareCommand: ParsableCommand {
             let header = ["kind", "solver", "band", "pairs", "baseline p50", "new p50", "change (95% CI)", "verdict"]
             let body = rows.map { row in
                 [row.kind, row.solver, row.band, row.pairs.grouped, row.baselineMedianSeconds.milliseconds, row.newMedianSeconds.milliseconds,
-                 row.ratio.map(Self.describe) ?? "-", row.verdict.rawValue]
+                 row.ratio.map(Self.describe) ?? "-", row.verdict.rawValue + (row.caveats.isEmpty ? "" : " *")]
             }
             print("\(newName) against \(baseName):".printable)
             print(format == .text ? TextTable.aligned(header: header, rows: body) : TextTable.markdown(header: header, rows: body))
+            if rows.contains(where: { !$0.caveats.isEmpty }) {
+                print("* given under warnings (\(reasons.joined(separator: ", "))): see standard error; the change may be theirs")
+            }
         case .csv: print(tables.csv("groups"))
         case .json: print(tables.json)
         case .jsonl: print(tables.jsonLines)
@@ -142,6 +168,20 @@ struct CompareCommand: ParsableCommand {
         let new = try pick(batch, newNames, in: databases.last!, excluding: databases.count == 1 ? base : nil, role: "new batch")
         if databases.count == 1, base == new { throw ValidationError("--baseline and --batch name the same batch, \(base)") }
         return (base, new)
+    }
+
+    /// The caveats of the two batches' records; none where either has no record (a separate
+    /// sink's database), which `warnOfDifferences` says.
+    static func caveats(
+        _ baseline: (store: ResultStore, batch: String, spread: RunSpread), _ new: (store: ResultStore, batch: String, spread: RunSpread), threshold: Double
+    ) -> [ComparisonCaveat] {
+        func side(_ role: String, _ given: (store: ResultStore, batch: String, spread: RunSpread)) -> ComparisonCaveat.Side? {
+            guard let record = (try? given.store.batches())?.first(where: { $0.id == given.batch }) else { return nil }
+            let machines = ((try? given.store.machines(batch: given.batch)) ?? []).map(\.machine)
+            return ComparisonCaveat.Side(role: role, batch: record, machines: machines, spread: given.spread)
+        }
+        guard let before = side("baseline", baseline), let after = side("new batch", new) else { return [] }
+        return ComparisonCaveat.find(before, after, threshold: threshold)
     }
 
     /// Different hosts, builds or revisions are compared, but said.

@@ -39,9 +39,13 @@ enum HTMLReportBuilder {
                 caption: "Jobs that did not run (the first \(StreamedReport.problemLimit))", columns: ["source", "solver", "status", "error"],
                 rows: problems.map { [$0.source, $0.solver, $0.status, $0.error ?? ""].map(\.printable) }))
         }
-        let lines = environment.map {
-            "batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)".printable
+        let machines = try store.machines(batch: batch)
+        if !machines.isEmpty {
+            tables.append(HTMLReport.Table(
+                caption: "Machines, as their workers described them (with how each measured its jobs)", columns: MachineTable.columns,
+                rows: machines.map { MachineTable.row($0.batch, $0.machine) }))
         }
+        let lines = environment.flatMap(RecipeText.batchLines)
         let name = URL(fileURLWithPath: path).lastPathComponent
         let notes = unreadable == 0 ? [] : ["\(unreadable) stored rows could not be read (a kind, status or time no run of Gridlock stores) and are not drawn."]
         var page = HTMLReport(

@@ -6,19 +6,22 @@ import GridlockCore
 import GridlockWire
 
 enum MachineTable {
-    static let columns = ["batch", "host", "CPU", "cores", "threads", "governor", "turbo", "kernel", "memory", "load", "measured by"]
+    static let columns = ["batch", "host", "CPU", "MHz", "cores", "threads", "SMT", "governor", "turbo", "kernel", "memory", "load", "code path", "measured by"]
     static let fields = [
-        "batch", "host", "cpu_model", "cores", "threads", "governor", "turbo", "kernel", "memory_bytes", "load_average", "method",
+        "batch", "host", "cpu_model", "cpu_mhz", "cores", "threads", "smt", "governor", "turbo", "kernel", "memory_bytes", "load_average", "code_path",
+        "method",
     ]
 
     static func row(_ batch: String, _ machine: MachineRecord) -> [String] {
-        [batch, machine.host, machine.cpuModel, machine.cores.grouped, machine.threads.grouped, machine.governor ?? "-", machine.turbo ?? "-",
-         machine.kernel, machine.memoryBytes.bytes, machine.loadAverage.formatted(decimals: 2), machine.method].map(\.printable)
+        [batch, machine.host, machine.cpuModel, machine.megahertz > 0 ? machine.megahertz.formatted(decimals: 0) : "-", machine.cores.grouped,
+         machine.threads.grouped, machine.smt ?? "-", machine.governor ?? "-", machine.turbo ?? "-", machine.kernel, machine.memoryBytes.bytes,
+         machine.loadAverage.formatted(decimals: 2), machine.codePath, machine.method].map(\.printable)
     }
 
     static func values(_ batch: String, _ machine: MachineRecord) -> [ReportValue] {
-        [.text(batch), .text(machine.host), .text(machine.cpuModel), .integer(machine.cores), .integer(machine.threads), .text(machine.governor),
-         .text(machine.turbo), .text(machine.kernel), .integer(machine.memoryBytes), .real(machine.loadAverage), .text(machine.method)]
+        [.text(batch), .text(machine.host), .text(machine.cpuModel), .real(machine.megahertz > 0 ? machine.megahertz : nil), .integer(machine.cores),
+         .integer(machine.threads), .text(machine.smt), .text(machine.governor), .text(machine.turbo), .text(machine.kernel), .integer(machine.memoryBytes),
+         .real(machine.loadAverage), .text(machine.codePath), .text(machine.method)]
     }
 
     /// What to say when the machines differ in CPU model: a solver whose jobs went more to the

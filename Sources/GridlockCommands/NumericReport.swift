@@ -102,7 +102,7 @@ enum NumericReport {
 
     static let batchFields = [
         "id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs", "time_limit_seconds", "wall_limit_seconds",
-        "memory_limit_bytes",
+        "memory_limit_bytes", "command", "workers", "pinning", "paired", "repeats", "load_at_start", "load_at_end", "outside_solvers",
     ]
 
     static func tables(
@@ -115,7 +115,10 @@ enum NumericReport {
             (Table.throughput.rawValue, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
             (Table.batches.rawValue, Self.batchFields, batches.map {
                 [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),
-                 .text($0.solvers), .integer($0.jobs), .real($0.timeLimitSeconds), .real($0.wallLimitSeconds), .integer($0.memoryLimitBytes)]
+                 .text($0.solvers), .integer($0.jobs), .real($0.timeLimitSeconds), .real($0.wallLimitSeconds), .integer($0.memoryLimitBytes),
+                 .text($0.recipe.map(RecipeText.commandLine)), .integer($0.recipe?.workers), .text($0.recipe?.pinning),
+                 .text($0.recipe.map { $0.paired ? "yes" : "no" }), .integer($0.recipe?.repeats), .real($0.recipe?.loadAtStart),
+                 .real($0.recipe?.loadAtEnd), .text($0.recipe.map(RecipeText.outsideSolvers))]
             }),
             (Table.machines.rawValue, MachineTable.fields, machines.map { MachineTable.values($0.batch, $0.machine) }),
             (Table.problems.rawValue, ["batch", "job", "source", "solver", "status", "error"], problems.map {

@@ -39,9 +39,33 @@ enum PatternDatabaseCache {
             }
             let lock = lockFile(goal: goal, partition: .sixSixThree)
             defer { if lock >= 0 { close(lock) } }
-            if lock >= 0 { flock(lock, LOCK_EX) }
+            if lock >= 0 { waitForLock(lock, what: "the 6-6-3 pattern databases of the \(goal.rawValue) goal") }
             return (try? load(goal: goal, partition: .sixSixThree)) ?? build(goal: goal, partition: .sixSixThree).database
         }
+    }
+
+    /// Takes the lock, saying on standard error that it waits, and for how long, every 5 s:
+    /// another process building the tables holds it for half a minute or more, and a silent
+    /// wait looks like a hang.
+    static func waitForLock(_ lock: Int32, what: String, every interval: Double = 5) {
+        guard flock(lock, LOCK_EX | LOCK_NB) != 0 else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var said = -interval
+        while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                // A lock that cannot be taken at all (a file system without locks): go on
+                // without it, as an unwritable cache directory does.
+                return
+            }
+            let waited = Double(seconds: start.duration(to: clock.now))
+            if waited - said >= interval {
+                StandardError.write("pdb: waiting for another process building \(what) since \(Int(waited)) s\n")
+                said = waited
+            }
+            usleep(100_000)
+        }
+        StandardError.write("pdb: the other process finished \(what) after \(Double(seconds: start.duration(to: clock.now)).formatted(decimals: 1)) s\n")
     }
 
     /// An open lock file beside the tables' file; -1 when the cache directory cannot be made.

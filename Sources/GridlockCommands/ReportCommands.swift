@@ -181,10 +181,7 @@ enum ReportPrinter {
         switch format {
         case .text, .markdown:
             let render = format == .text ? TextTable.aligned : TextTable.markdown
-            var parts = environment.map {
-                ("batch \($0.id): \($0.jobs) jobs, started \($0.started) on \($0.host) (\($0.cores) cores), \($0.configuration) build, revision \($0.revision), solvers \($0.solvers)"
-                    + ($0.limitsText.map { ", limits \($0)" } ?? "")).printable
-            }
+            var parts = environment.map { RecipeText.batchLines($0).joined(separator: "\n") }
             parts.append(render(BatchReport.columns, report.rows))
             let basis = report.scores.basis
             if let scores { parts.append(render(BatchReport.scoreColumns(basis), BatchReport.scoreText(scores))) }

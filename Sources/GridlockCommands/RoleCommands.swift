@@ -67,6 +67,9 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Serve this worker's /metrics, /healthz and /readyz on HOST:PORT (one process only: not with --workers over 1).")
     var metrics: String?
 
+    @Option(help: "Before asking for jobs, have idastar-pdb's pattern databases of this goal ready (repeatable; blank-last or blank-first): mapped from the cache, or built into it by the first process, the others waiting. Without it the first such job loads them, apart from its time.")
+    var tables: [TileGoal] = []
+
     func run() throws {
         let log = logs.logger(role: "worker")
         try logs.run(log) { try runWorker(log) }
@@ -104,6 +107,7 @@ struct WorkerCommand: ParsableCommand {
             if let directory = key.keys { flags += ["--keys", directory] }
             if exitWhenDrained { flags.append("--exit-when-drained") }
             flags += external.flags
+            for goal in tables { flags += ["--tables", goal.rawValue] }
             flags += ["--log-format", logs.logFormat.rawValue]
             // A pool: a process that dies is replaced; one that exits cleanly (drained) is not.
             let pool = WorkerSupervisor(
@@ -128,6 +132,12 @@ struct WorkerCommand: ParsableCommand {
         if let cpu = cpu ?? placement.plan(workers: 1).first {
             try CPUPlacement.pin(to: cpu)
             log.info("worker pinned to CPU \(cpu)")
+        }
+        for goal in tables {
+            let clock = ContinuousClock()
+            let start = clock.now
+            _ = TilePatternDatabases.shared.database(for: goal)
+            log.info("setup: the \(goal.rawValue) pattern databases ready in \(Double(seconds: start.duration(to: clock.now)).formatted(decimals: 2)) s, before any job")
         }
         let identity = WorkerIdentity.thisProcess
         var configuration = Worker.Configuration(
@@ -333,7 +343,8 @@ struct CoordinatorCommand: ParsableCommand {
         machine.resumeChanged = resumeChanged
         machine.paired = jobOptions.paired
         machine.servingSolverDigests = specification.servingSolverDigests
-        machine.record = jobOptions.environment(batch: batch, specification: specification).record
+        machine.record = jobOptions.environment(batch: batch, specification: specification, recipe: jobOptions.recipe(files: files, file: file)).record
+        machine.currentLoad = { MachineRecord.currentLoad() }
         var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint }, machine: machine)
         configuration.log = { log.warning("\($0)") }
         configuration.curve = security.curve

@@ -165,6 +165,10 @@ struct SolveCommand: ParsableCommand {
             return .invalid(record.text, source: source, error: error)
         }
         let solverName = plan.solver ?? puzzle.kind.defaultSolver
+        let setupStart = clock.now
+        if puzzle.setUp(for: solverName) {
+            StandardError.write("solve: setup: \(solverName)'s tables ready in \(Double(seconds: setupStart.duration(to: clock.now)).milliseconds) (not part of any solve's time)\n")
+        }
         let deadline = plan.timeout.map { clock.now.advanced(by: .seconds($0)) }
         if let outside = plan.outsideSolvers.named(solverName, kind: puzzle.kind) {
             return SolveReport(record.text, source: source, solver: outside, puzzle: puzzle, outcome: ExternalSolving.run(

@@ -1,4 +1,4 @@
-// What a coordinator tells its sink of the batch it runs (version 9), so that the sink's
+// What a coordinator tells its sink of the batch it runs (version 9; its recipe, version 10), so that the sink's
 // `batches` table holds what `gridlock batch` records itself: where and how the batch was
 // started, its solvers, and the limits its jobs ran under, which PAR-2 and the report need.
 // Sent when the coordinator first hears a sink, and again with the number of jobs when every
@@ -18,10 +18,12 @@ public struct BatchRecord: Sendable, Hashable {
     public var jobs: Int
     public var limits: JobLimits
     public var wallLimitSeconds: Double?
+    /// What it takes to run the batch again; nil from a coordinator that did not say.
+    public var recipe: BatchRecipe?
 
     public init(
         batch: String, started: String, host: String, cores: Int, configuration: String, revision: String, solvers: String, jobs: Int,
-        limits: JobLimits, wallLimitSeconds: Double?
+        limits: JobLimits, wallLimitSeconds: Double?, recipe: BatchRecipe? = nil
     ) {
         self.batch = batch
         self.started = started
@@ -33,6 +35,7 @@ public struct BatchRecord: Sendable, Hashable {
         self.jobs = jobs
         self.limits = limits
         self.wallLimitSeconds = wallLimitSeconds
+        self.recipe = recipe
     }
 
     func write(to writer: inout WireWriter) {
@@ -47,6 +50,8 @@ public struct BatchRecord: Sendable, Hashable {
         limits.write(to: &writer)
         writer.bool(wallLimitSeconds != nil)
         if let wallLimitSeconds { writer.double(wallLimitSeconds) }
+        writer.bool(recipe != nil)
+        recipe?.write(to: &writer)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -60,6 +65,7 @@ public struct BatchRecord: Sendable, Hashable {
         jobs = try reader.int()
         limits = try JobLimits(from: &reader)
         wallLimitSeconds = try reader.bool() ? try reader.double() : nil
+        recipe = try reader.bool() ? try BatchRecipe(from: &reader) : nil
         if cores < 0 || jobs < 0 { throw .malformed("batch record") }
         if let wallLimitSeconds, !(wallLimitSeconds.isFinite && wallLimitSeconds > 0) { throw .malformed("wall time limit") }
     }

@@ -21,10 +21,17 @@ public struct MachineRecord: Sendable, Hashable, Codable {
     public var loadAverage: Double
     /// How jobs are measured on this worker ("clear_refs+VmHWM; outside: wait4 rusage").
     public var method: String
+    /// The solvers' compiled path: "x86-64-v4" or "portable" (version 10; "unknown" before).
+    public var codePath: String = "unknown"
+    /// The CPU's clock in MHz as /proc/cpuinfo reads at start (the mean over its threads);
+    /// 0: not known.
+    public var megahertz: Double = 0
+    /// "on" where sibling hardware threads share a core, "off" where not; nil: not known.
+    public var smt: String?
 
     public init(
         host: String, cpuModel: String, cores: Int, threads: Int, governor: String?, turbo: String?, kernel: String,
-        memoryBytes: Int, loadAverage: Double, method: String
+        memoryBytes: Int, loadAverage: Double, method: String, codePath: String = "unknown", megahertz: Double = 0, smt: String? = nil
     ) {
         self.host = host
         self.cpuModel = cpuModel
@@ -36,6 +43,9 @@ public struct MachineRecord: Sendable, Hashable, Codable {
         self.memoryBytes = memoryBytes
         self.loadAverage = loadAverage
         self.method = method
+        self.codePath = codePath
+        self.megahertz = megahertz
+        self.smt = smt
     }
 }
 
@@ -51,6 +61,9 @@ extension MachineRecord {
         writer.int(memoryBytes)
         writer.double(loadAverage)
         writer.string(method)
+        writer.string(codePath)
+        writer.double(megahertz)
+        writer.optionalString(smt)
     }
 
     /// Every text is at most a name's 255 bytes: a record is small, whoever sends it.
@@ -65,9 +78,13 @@ extension MachineRecord {
         memoryBytes = try reader.int()
         loadAverage = try reader.double()
         method = try reader.string(maximumBytes: WireProtocol.maximumNameBytes)
+        codePath = try reader.string(maximumBytes: WireProtocol.maximumNameBytes)
+        megahertz = try reader.double()
+        smt = try Self.optionalName(&reader)
         // Counts below zero and loads that are no number would reach the tables and SQLite.
         guard cores >= 0, threads >= 0, memoryBytes >= 0 else { throw .malformed("machine count") }
         guard loadAverage.isFinite, loadAverage >= 0 else { throw .malformed("load average") }
+        guard megahertz.isFinite, megahertz >= 0, megahertz < 1e6 else { throw .malformed("clock") }
     }
 
     private static func optionalName(_ reader: inout WireReader) throws(WireError) -> String? {

@@ -32,9 +32,9 @@ struct BenchCommandTests {
         let cut = try GridlockBinary.run(
             ["bench", "-", "--solver", "bfs", "--timeout", "0.000001"], stdin: "48 BBBCDEFGGCDEFoAADoHHIooooJIKKooJLLMM 37740\n")
         #expect(cut.status == 2 && cut.stderr.contains("cut off by a limit"), "\(cut.stderr)")
-        // The row's last fields: cut off, then time vs first: none, as a cut-off has no time to pair.
+        // The row's last fields: cut off, then wall and CPU vs first: none, as a cut-off has no time to pair.
         let row = cut.stdout.split(separator: "\n").first { $0.hasPrefix("bfs") }?.split(separator: " ")
-        #expect(row?.suffix(2) == ["1", "-"], "\(cut.stdout)")
+        #expect(row?.suffix(3) == ["1", "-", "-"], "\(cut.stdout)")
     }
 
     /// The solvers table of `bench --format json`, a row per solver.

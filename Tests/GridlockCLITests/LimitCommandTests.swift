@@ -204,9 +204,13 @@ struct LimitCommandTests {
             .first { $0.hasPrefix("Cpus_allowed_list:") }?.split(separator: "\t").last.map(String.init) ?? ""
         for pin in [true, false] {
             let seen = directory.appendingPathComponent("seen-\(pin)").path
+            // The batch asks the solver its --version (in a process of its own): not a solve.
+            let script = directory.appendingPathComponent("where-\(pin).sh").path
+            try "[ \"$1\" = --version ] && exit 1\ngrep Cpus_allowed_list /proc/self/status | cut -f2 >> \(seen); cat \(answer.path)\n"
+                .write(toFile: script, atomically: true, encoding: .utf8)
             let batch = try GridlockBinary.run([
                 "batch", input.path, "--workers", "2", "--db", directory.appendingPathComponent("r\(pin).sqlite").path,
-                "--external", "rushhour:where=grep Cpus_allowed_list /proc/self/status | cut -f2 >> \(seen); cat \(answer.path)", "--solver", "where",
+                "--external", "rushhour:where=sh \(script)", "--solver", "where",
             ] + (pin ? ["--pin"] : []))
             // The stored answer is another board's: every row is wrong (exit 3); only where each ran matters.
             #expect(batch.status == 3, "\(batch.stderr)")

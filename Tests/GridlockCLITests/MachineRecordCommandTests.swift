@@ -29,13 +29,13 @@ struct MachineRecordCommandTests {
         let machines = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["machines"] as? [[String: Any]])
         #expect(machines.count == 1 && (machines.first?["threads"] as? Int ?? 0) >= 1 && machines.first?["batch"] as? String == "one")
         let csv = try GridlockBinary.run(["report", database, "--format", "csv", "--table", "machines"])
-        #expect(csv.stdout.hasPrefix("batch,host,cpu_model,cores,threads,governor,turbo,kernel,memory_bytes,load_average,method"), "\(csv.stdout)")
+        #expect(csv.stdout.hasPrefix("batch,host,cpu_model,cpu_mhz,cores,threads,smt,governor,turbo,kernel,memory_bytes,load_average,code_path,method"), "\(csv.stdout)")
 
         // Batch two's workers on another host with another CPU (as a second machine would have said).
         _ = try NumericReportTests.python("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
-            db.execute("INSERT INTO machines SELECT batch, 'elsewhere', 'Slower CPU \\x1b[31m', cores, threads, governor, turbo, kernel, memory_bytes, load_average, method FROM machines WHERE batch = 'two'")
+            db.execute("INSERT INTO machines SELECT batch, 'elsewhere', 'Slower CPU \\x1b[31m', cores, threads, governor, turbo, kernel, memory_bytes, load_average, method, code_path, cpu_mhz, smt FROM machines WHERE batch = 'two'")
             db.commit()
             """, database: database)
         let report = try GridlockBinary.run(["report", database, "--batch", "two"])

@@ -82,8 +82,11 @@ struct NumericReportTests {
         #expect(jobs == 62 && invalid == 2)
         // Numbers, not text: a mean in seconds, a count as an integer.
         let bfs = try #require(all.first { $0["solver"] as? String == "bfs" })
-        #expect(bfs["mean_seconds"] is Double && bfs["timed_jobs"] as? Int == 30)
-        #expect((bfs["mean_ci95_low_seconds"] as? Double ?? 1) <= (bfs["mean_seconds"] as? Double ?? 0))
+        #expect(bfs["wall_mean_seconds"] is Double && bfs["timed_jobs"] as? Int == 30)
+        #expect((bfs["wall_mean_ci95_low_seconds"] as? Double ?? 1) <= (bfs["wall_mean_seconds"] as? Double ?? 0))
+        // CPU beside wall: a solve's CPU time is positive and (one thread) not above its wall time by more than the clocks' grain.
+        let cpu = try #require(bfs["cpu_mean_seconds"] as? Double)
+        #expect(cpu > 0 && cpu <= (bfs["wall_mean_seconds"] as? Double ?? 0) * 1.05 + 1e-4, "\(bfs)")
         #expect(try #require(report["batches"] as? [[String: Any]]).first?["id"] as? String == "rt")
         #expect(try #require(report["throughput"] as? [[String: Any]]).contains { $0["by"] as? String == "host" })
 
@@ -140,9 +143,12 @@ struct BenchNumbersTests {
         #expect(samples.count == 80)
         #expect(Set(samples.compactMap { $0["pass"] as? Int }) == [1, 2])
         let bidirectional = solvers[1]
-        let ratio = try #require(bidirectional["time_vs_first"] as? Double)
-        #expect(try #require(bidirectional["time_vs_first_ci95_low"] as? Double) <= ratio)
-        #expect(ratio <= (bidirectional["time_vs_first_ci95_high"] as? Double ?? 0))
+        let ratio = try #require(bidirectional["wall_vs_first"] as? Double)
+        #expect(try #require(bidirectional["wall_vs_first_ci95_low"] as? Double) <= ratio)
+        #expect(ratio <= (bidirectional["wall_vs_first_ci95_high"] as? Double ?? 0))
+        // CPU beside wall, from the same samples: each sample's CPU time is there, and the CPU ratio is theirs.
+        let cpuRatio = try #require(bidirectional["cpu_vs_first"] as? Double)
+        #expect(cpuRatio > 0 && samples.allSatisfy { ($0["cpu_seconds"] as? Double ?? -1) >= 0 && $0["wall_seconds"] is Double })
         #expect(bidirectional["pairs"] as? Int == 40)
 
         let tiles = try GridlockBinary.run(
@@ -181,6 +187,26 @@ struct CompareCommandTests {
         #expect((slowed["ratio"] as? Double ?? 0) > 2, "\(slowed)")
         let gate = try GridlockBinary.run(["compare", database, "--baseline", "base", "--batch", "slow", "--fail-above", "50"])
         #expect(gate.status == 1 && gate.stderr.contains("slower by more than 50.0%"), "\(gate.stderr)")
+
+        // The same verdict under load (the new batch's machine at 99 on its cores by the end)
+        // and on another code path (the baseline's workers ran x86-64-v4): marked, both said.
+        _ = try NumericReportTests.python("""
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE batches SET recipe = json_set(recipe, '$.loadAtEnd', 99.0) WHERE id = 'slow'")
+            db.execute("UPDATE machines SET code_path = 'x86-64-v4' WHERE batch = 'base'")
+            db.commit()
+            """, database: database)
+        let marked = try GridlockBinary.run(["compare", database, "--baseline", "base", "--batch", "slow", "--format", "json"])
+        let markedGroups = try #require((try JSONSerialization.jsonObject(with: Data(marked.stdout.utf8)) as? [String: Any])?["groups"] as? [[String: Any]])
+        let markedRow = try #require(markedGroups.first { $0["solver"] as? String == "bidirectional" && $0["band"] as? String == "all" })
+        // (Other tests' load may have added the baseline's own: the two named are what matters.)
+        let caveats = Set((markedRow["caveats"] as? String ?? "").components(separatedBy: "; "))
+        #expect(markedRow["verdict"] as? String == "slower" && caveats.isSuperset(of: ["load", "code path"]), "\(markedRow)")
+        #expect(marked.stderr.contains("warning: load: new batch: ") && marked.stderr.contains("warning: code path: the baseline ran x86-64-v4, the new batch portable"), "\(marked.stderr)")
+        let text = try GridlockBinary.run(["compare", database, "--baseline", "base", "--batch", "slow"])
+        #expect(text.stdout.contains("slower *") && text.stdout.contains("* given under warnings (load, code path"), "\(text.stdout)")
+
         // Two batches in the database and none named: which is which cannot be guessed.
         let unnamed = try GridlockBinary.run(["compare", database])
         #expect(unnamed.status == 1 && unnamed.stderr.contains("name the baseline"), "\(unnamed.stderr)")

@@ -42,6 +42,45 @@ struct TileCommandTests {
         return directory
     }
 
+    @Test("a wait for another process's tables is said on standard error and is setup: not in solve's or a batch job's time")
+    func setupApartFromSolving() throws {
+        let cache = try Self.zeroTableCache()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let lockPath = cache.appendingPathComponent("pdb-6-6-3-blank-last.bin.lock").path
+        /// Holds the tables' lock as a process building them would, for 1.5 s.
+        func holdLock() {
+            let lock = open(lockPath, O_CREAT | O_RDWR, 0o644)
+            flock(lock, LOCK_EX)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { close(lock) }
+        }
+        holdLock()
+        let solve = try GridlockBinary.run(
+            ["solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15", "--solver", "idastar-pdb", "--format", "json"], environment: ["GRIDLOCK_CACHE": cache.path])
+        #expect(solve.status == 0, "\(solve.stderr)")
+        #expect(solve.stderr.contains("pdb: waiting for another process building the 6-6-3 pattern databases of the blank-last goal since 0 s"), "\(solve.stderr)")
+        #expect(solve.stderr.contains("pdb: the other process finished") && solve.stderr.contains("solve: setup: idastar-pdb's tables ready in"), "\(solve.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(solve.stdout.utf8)) as? [String: Any])
+        let seconds = try #require((report["stats"] as? [String: Any])?["seconds"] as? Double)
+        #expect(seconds < 1, "the 1.5 s wait was booked as the solve's time: \(seconds) s")
+
+        // A batch's workers ready their tables before they ask for jobs: no job's time holds the wait.
+        let directory = try BatchCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("tiles.txt")
+        try "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15\n".write(to: file, atomically: true, encoding: .utf8)
+        let database = directory.appendingPathComponent("r.sqlite").path
+        holdLock()
+        let batch = try GridlockBinary.run(
+            ["batch", file.path, "--solver", "idastar-pdb", "--goal", "blank-last", "--workers", "1", "--db", database, "--format", "json"],
+            environment: ["GRIDLOCK_CACHE": cache.path])
+        #expect(batch.status == 0 && batch.stderr.contains("pdb: waiting for another process building"), "\(batch.stderr)")
+        let slowest = try NumericReportTests.python("""
+            import sqlite3, sys
+            print(sqlite3.connect(sys.argv[1]).execute("SELECT MAX(seconds) < 1, COUNT(*) FROM results WHERE status = 'solved'").fetchone())
+            """, database: database)
+        #expect(slowest == "(1, 2)", "a job's time holds the wait for the tables: \(slowest)")
+    }
+
     @Test("cached tables are mapped from their file, so a batch's workers share one copy, not read into each")
     func cachedTablesAreMapped() throws {
         let cache = try Self.zeroTableCache()

@@ -50,9 +50,14 @@ import Testing
     func verdictNeedsTheWholeInterval() {
         func ratio(_ ratio: Double, _ low: Double, _ high: Double) -> PairedRatio {
             var paired = PairedRatio(baseline: [1], other: [ratio])!
-            (paired.low, paired.high) = (low, high)
+            (paired.low, paired.high, paired.pairs) = (low, high, 10)
             return paired
         }
+        // One or two puzzles give no verdict however far their ratio lies (their interval has
+        // no width): too few pairs.
+        var two = ratio(0.7, 0.7, 0.7)
+        two.pairs = BatchComparison.minimumPairs - 1
+        #expect(BatchComparison.verdict(two, threshold: 0.05) == .tooFewPairs)
         // Beyond the threshold, but the interval reaches back inside it: no change.
         #expect(BatchComparison.verdict(ratio(1.07, 1.03, 1.11), threshold: 0.05) == .noChange)
         #expect(BatchComparison.verdict(ratio(1 / 1.07, 1 / 1.11, 1 / 1.03), threshold: 0.05) == .noChange)

@@ -11,6 +11,7 @@ import GridlockWire
         processor\t: \(processor)
         vendor_id\t: GenuineIntel
         model name\t: Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz
+        cpu MHz\t\t: \(2_000 + processor * 100).000
         physical id\t: \(processor / 4)
         core id\t\t: \(processor % 2)
         flags\t\t: fpu vme sse2
@@ -23,6 +24,14 @@ import GridlockWire
         let cpu = MachineRecord.CPUInfo(Self.twoSockets)
         #expect(cpu.model == "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz")
         #expect(cpu.threads == 8 && cpu.cores == 4)
+        // The clock: the mean of the threads' (2000 to 2700 MHz); SMT from /sys, else from the counts.
+        #expect(cpu.megahertz == 2_350)
+        #expect(MachineRecord.smt(active: nil, cpu: cpu) == "on")
+        #expect(MachineRecord.smt(active: "0\n", cpu: cpu) == "off")
+        #expect(MachineRecord.smt(active: "1\n", cpu: MachineRecord.CPUInfo("processor : 0\n")) == "on")
+        #expect(MachineRecord.smt(active: "garbage", cpu: MachineRecord.CPUInfo("processor : 0\n")) == "off")
+        #expect(MachineRecord.smt(active: nil, cpu: MachineRecord.CPUInfo("")) == nil)
+        #expect(MachineRecord.CPUInfo("processor : 0\ncpu MHz : nan\n").megahertz == 0)
         // An ARM board says no model name nor core id: threads stand for cores.
         let arm = MachineRecord.CPUInfo("processor\t: 0\nBogoMIPS\t: 48.00\n\nprocessor\t: 1\nBogoMIPS\t: 48.00\n")
         #expect(arm.model == "unknown" && arm.threads == 2 && arm.cores == 2)

@@ -53,8 +53,11 @@ import GridlockWire
                 kind: .rushhour, solver: solver, status: .solved, moves: 3, expectedMoves: 3, seconds: seconds, examined: 1,
                 peakRSSBytes: 1, host: "h-\(solver)", worker: "w:1"))
         }
-        let ratio = report.rows.first { $0[1] == "bidirectional" && $0[2] == "all" }?.last
+        let row = report.rows.first { $0[1] == "bidirectional" && $0[2] == "all" }
+        let ratio = row?[BatchReport.columns.firstIndex(of: "wall vs first")!]
         #expect(ratio == "1e+20x", "\(String(describing: ratio))")
+        // No CPU time stored (0 for both): no CPU ratio, not an infinity.
+        #expect(row?.last == "-" && BatchReport.columns.last == "CPU vs first")
         #expect(report.throughputRows.contains { $0[1] == "h-bfs" && $0[4] == "1e+20" })
         // A rate an Int holds is grouped like the job counts beside it.
         #expect(BatchReport.rate(717_556.4) == "717,556" && BatchReport.rate(1) == "1")

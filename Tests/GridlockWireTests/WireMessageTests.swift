@@ -68,7 +68,12 @@ struct WireMessageTests {
 
     static let batchRecord = BatchRecord(
         batch: "b-1", started: "2026-11-26T19:00:00Z", host: "head", cores: 16, configuration: "release", revision: "8ac6526",
-        solvers: "bfs@1,bidirectional@1", jobs: 6_000, limits: JobLimits(cpuSeconds: 1.5, memoryBytes: 256 << 20), wallLimitSeconds: 30)
+        solvers: "bfs@1,bidirectional@1", jobs: 6_000, limits: JobLimits(cpuSeconds: 1.5, memoryBytes: 256 << 20), wallLimitSeconds: 30,
+        recipe: BatchRecipe(
+            options: ["--solver", "bfs,ext", "--external", "rushhour:ext=./ext --fast", "--time-limit", "1.5", "--paired", "--repeats", "3"],
+            files: ["/data/a.txt", "/data/b c.txt"],
+            outsideSolvers: [OutsideSolverRecord(kind: "rushhour", name: "ext", command: "./ext --fast", serving: false, version: "ext 1.2")],
+            workers: 16, pinning: "one CPU each", paired: true, repeats: 3, loadAtStart: 0.4, loadAtEnd: 15.9))
 
     @Test("a batch record with a count below zero or a wall limit that is no positive number is malformed")
     func batchRecordBounds() {
@@ -76,6 +81,12 @@ struct WireMessageTests {
             ("cores", { $0.cores = -1 }), ("jobs", { $0.jobs = -5 }), ("zero wall", { $0.wallLimitSeconds = 0 }),
             ("NaN wall", { $0.wallLimitSeconds = .nan }), ("zero CPU", { $0.limits.cpuSeconds = 0 }),
             ("long host", { $0.host = String(repeating: "x", count: 256) }),
+            ("zero repeats", { $0.recipe?.repeats = 0 }), ("workers", { $0.recipe?.workers = -1 }),
+            ("NaN load", { $0.recipe?.loadAtStart = .nan }), ("negative end load", { $0.recipe?.loadAtEnd = -2 }),
+            ("long version", { $0.recipe?.outsideSolvers[0].version = String(repeating: "v", count: 256) }),
+            ("long pinning", { $0.recipe?.pinning = String(repeating: "p", count: 256) }),
+            ("too many files", { $0.recipe?.files = Array(repeating: "/f", count: BatchRecipe.maximumEntries + 1) }),
+            ("long option", { $0.recipe?.options = [String(repeating: "o", count: BatchRecipe.maximumBytes + 1)] }),
         ]
         for (what, edit) in edits {
             var record = Self.batchRecord
@@ -86,18 +97,22 @@ struct WireMessageTests {
 
     static let machine = MachineRecord(
         host: "node-7", cpuModel: "AMD EPYC 7B13 64-Core Processor", cores: 64, threads: 128, governor: "performance", turbo: "on",
-        kernel: "6.1.0-18-amd64", memoryBytes: 512 << 30, loadAverage: 0.25, method: "built-in: clear_refs + VmHWM; outside: wait4 rusage")
+        kernel: "6.1.0-18-amd64", memoryBytes: 512 << 30, loadAverage: 0.25, method: "built-in: clear_refs + VmHWM; outside: wait4 rusage",
+        codePath: "x86-64-v4", megahertz: 2_450.5, smt: "on")
 
     @Test("a machine record with a count below zero, a load that is no number, or a text past 255 bytes is malformed")
     func machineRecordBounds() {
         var edits: [(String, (inout MachineRecord) -> Void)] = [
             ("cores", { $0.cores = -1 }), ("threads", { $0.threads = -4 }), ("memory", { $0.memoryBytes = .min }),
             ("NaN load", { $0.loadAverage = .nan }), ("infinite load", { $0.loadAverage = .infinity }), ("negative load", { $0.loadAverage = -1 }),
+            ("NaN clock", { $0.megahertz = .nan }), ("negative clock", { $0.megahertz = -1 }),
         ]
         for field in [\MachineRecord.cpuModel, \.kernel, \.method, \.host] {
             edits.append(("long \(field)", { $0[keyPath: field] = String(repeating: "x", count: 256) }))
         }
         edits.append(("long governor", { $0.governor = String(repeating: "x", count: 256) }))
+        edits.append(("long code path", { $0.codePath = String(repeating: "x", count: 256) }))
+        edits.append(("long smt", { $0.smt = String(repeating: "x", count: 256) }))
         for (what, edit) in edits {
             var record = Self.machine
             edit(&record)

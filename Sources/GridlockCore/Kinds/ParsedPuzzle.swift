@@ -93,6 +93,19 @@ public struct ParsedPuzzle: Sendable {
     /// Whether this kind has a solver of that name.
     public func hasSolver(_ name: String) -> Bool { kind.solverNames.contains(name) }
 
+    /// Does what `solverName` needs done once per process before it can search this puzzle,
+    /// and says whether there was any: idastar-pdb's pattern databases, mapped from their cache
+    /// or built. Callers run it before a solve's clocks and limits start (issue 43: a build of
+    /// half a minute, or a wait for another process's, is setup, not the first puzzle's time).
+    @discardableResult
+    public func setUp(for solverName: String) -> Bool {
+        guard solverName == TilePatternDatabaseSolver().name, let tiles, tiles.width == 4, tiles.height == 4,
+              !TilePatternDatabases.shared.isInstalled(tiles.goal)
+        else { return false }
+        _ = TilePatternDatabases.shared.database(for: tiles.goal)
+        return true
+    }
+
     /// Solves with the named solver; nil when this kind has no solver of that name.
     public func solve(with solverName: String, options: SolveOptions) -> SolveResult? {
         if let rushHour, let solver = RushHourSolvers.named(solverName) { return solver.solve(rushHour, options: options) }

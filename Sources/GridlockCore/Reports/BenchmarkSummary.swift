@@ -3,8 +3,11 @@
 
 public struct BenchmarkSummary: Sendable {
     public var solver: String
-    /// Seconds per puzzle, parsing included.
+    /// Wall seconds per puzzle, parsing included.
     public private(set) var seconds: [Double] = []
+    /// CPU seconds per puzzle, in the same order: the solving thread's, or an outside solver's
+    /// process tree's.
+    public private(set) var cpuSeconds: [Double] = []
     /// Which measured solve each time is (pass × puzzles + puzzle): what pairs it with the
     /// other solvers' time on the same puzzle in the same pass.
     public private(set) var keys: [Int] = []
@@ -35,8 +38,9 @@ public struct BenchmarkSummary: Sendable {
         self.puzzles = puzzles
     }
 
-    public mutating func add(seconds: Double, key: Int, result: SolveResult, correct: Bool) {
+    public mutating func add(seconds: Double, cpuSeconds: Double = 0, key: Int, result: SolveResult, correct: Bool) {
         self.seconds.append(seconds)
+        self.cpuSeconds.append(max(0, cpuSeconds))
         keys.append(key)
         statesStored += result.statistics.statesStored
         examined += result.statistics.examined
@@ -66,6 +70,7 @@ public struct BenchmarkSummary: Sendable {
     public var count: Int { seconds.count }
     public var totalSeconds: Double { seconds.reduce(0, +) }
     public var mean: Double { count == 0 ? 0 : totalSeconds / Double(count) }
+    public var cpuMean: Double { count == 0 ? 0 : cpuSeconds.reduce(0, +) / Double(count) }
     public var puzzlesPerSecond: Double { totalSeconds == 0 ? 0 : Double(count) / totalSeconds }
     public var statesPerSecond: Double { totalSeconds == 0 ? 0 : Double(statesStored) / totalSeconds }
     public var bytesPerState: Double { statesStored == 0 ? 0 : Double(memoryBytes) / Double(statesStored) }
@@ -86,11 +91,13 @@ public struct BenchmarkSummary: Sendable {
 
     /// This solver's time over `baseline`'s, puzzle by puzzle (PairedRatio), over the solves
     /// both answered right (issue 43: a wrong solver's 755x was a ratio of nothing).
-    public func ratio(to baseline: BenchmarkSummary) -> PairedRatio? {
+    /// `basis` picks wall or CPU time.
+    public func ratio(to baseline: BenchmarkSummary, basis: TimeBasis = .wall) -> PairedRatio? {
+        let (theirs, ours) = basis == .wall ? (baseline.seconds, seconds) : (baseline.cpuSeconds, cpuSeconds)
         var byKey: [Int: Double] = [:]
-        for (key, time) in zip(baseline.keys, baseline.seconds) where !baseline.unusableKeys.contains(key) { byKey[key] = time }
+        for (key, time) in zip(baseline.keys, theirs) where !baseline.unusableKeys.contains(key) { byKey[key] = time }
         var base: [Double] = [], mine: [Double] = [], puzzle: [Int] = []
-        for (key, time) in zip(keys, seconds) where !unusableKeys.contains(key) {
+        for (key, time) in zip(keys, ours) where !unusableKeys.contains(key) {
             guard let other = byKey[key] else { continue }
             base.append(other)
             mine.append(time)
@@ -101,10 +108,11 @@ public struct BenchmarkSummary: Sendable {
         return PairedRatio(baseline: base, other: mine, clusters: puzzle)
     }
 
-    /// The q-quantile (0...1) of the times, nearest rank.
-    public func quantile(_ q: Double) -> Double {
-        guard !seconds.isEmpty else { return 0 }
-        let sorted = seconds.sorted()
+    /// The q-quantile (0...1) of the wall (or CPU) times, nearest rank.
+    public func quantile(_ q: Double, basis: TimeBasis = .wall) -> Double {
+        let times = basis == .wall ? seconds : cpuSeconds
+        guard !times.isEmpty else { return 0 }
+        let sorted = times.sorted()
         let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
         return sorted[min(max(rank, 0), sorted.count - 1)]
     }
@@ -114,8 +122,8 @@ public struct BenchmarkSummary: Sendable {
 /// puzzle, with its interval. Breadth-first solvers get state and memory columns; depth-first
 /// ones (no stored states) get search nodes and guesses per puzzle instead.
 public enum BenchmarkTable {
-    static let timeColumns = ["solver", "puzzles", "puzzles/s", "mean", "median", "p95", "max"]
-    static let outcomeColumns = ["max memory", "wrong", "cut off", "wall vs first (95% CI)"]
+    static let timeColumns = ["solver", "puzzles", "puzzles/s", "wall mean", "wall median", "wall p95", "wall max", "CPU mean", "CPU median"]
+    static let outcomeColumns = ["max memory", "wrong", "cut off", "wall vs first (95% CI)", "CPU vs first (95% CI)"]
     public static let columns = timeColumns + ["states/s", "bytes/state", "bytes/state ≥10k"] + outcomeColumns
     public static let depthFirstColumns = timeColumns + ["nodes/puzzle", "guesses/puzzle"] + outcomeColumns
 
@@ -134,13 +142,14 @@ public enum BenchmarkTable {
                     summary.bytesPerStateOfLargeSolves.map { $0.formatted(decimals: 1) } ?? "-",
                 ] : ["-", "-", "-"]
             let ratio = summaries.first.flatMap { summary.ratio(to: $0) }
+            let cpuRatio = summaries.first.flatMap { summary.ratio(to: $0, basis: .cpu) }
             return [
                 summary.label, summary.count.grouped, Int(summary.puzzlesPerSecond.rounded()).grouped,
                 summary.mean.milliseconds, summary.quantile(0.5).milliseconds, summary.quantile(0.95).milliseconds,
-                summary.quantile(1).milliseconds,
+                summary.quantile(1).milliseconds, summary.cpuMean.milliseconds, summary.quantile(0.5, basis: .cpu).milliseconds,
             ] + work + [
                 summary.maxMemoryBytes.bytes, summary.wrong.grouped, summary.cutoff.grouped,
-                ratio.map { Self.describe($0) } ?? "-",
+                ratio.map { Self.describe($0) } ?? "-", cpuRatio.map { Self.describe($0) } ?? "-",
             ]
         }
     }

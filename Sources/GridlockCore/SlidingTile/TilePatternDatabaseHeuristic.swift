@@ -24,6 +24,12 @@ public final class TilePatternDatabases: Sendable {
         loader.withLock { $0 = load }
     }
 
+    /// Whether the goal's tables are in this process already: a solve that needs them then
+    /// has no setup to do.
+    public func isInstalled(_ goal: TileGoal) -> Bool {
+        installed.withLock { $0[goal] != nil }
+    }
+
     /// The goal's tables: installed, loaded, or built here (6-6-3) and installed.
     public func database(for goal: TileGoal) -> TilePatternDatabase {
         if let database = installed.withLock({ $0[goal] }) { return database }

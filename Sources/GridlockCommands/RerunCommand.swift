@@ -1,0 +1,116 @@
+// `gridlock rerun`: runs a batch again from its record alone (BatchRecipe): the same files,
+// solvers, outside solvers' commands, limits, workers, pinning, pairing and repeats, as a new
+// batch beside the first, so `compare` can set the two side by side.
+
+import ArgumentParser
+import Foundation
+import GridlockCluster
+import GridlockCore
+import GridlockWire
+
+struct RerunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rerun",
+        abstract: "Run a recorded batch again, from what its database recorded of it, as a new batch.",
+        usage: "gridlock rerun <database> [--batch <name>] [--as <name>] [<options>]",
+        discussion: """
+            Every batch records what it takes to run it again: its files, its solvers and every \
+            outside solver's command (and the first line its --version printed), its limits, \
+            --workers, --pin, --paired and --repeats (`gridlock report` prints it as "command:"). \
+            rerun runs `gridlock batch` with exactly those, into the same database unless --db \
+            names another, as a batch named after the first (NAME-rerun, -rerun-2, ...) unless \
+            --as names it. An outside solver whose --version now prints another line is run \
+            anyway, with a warning: the comparison is then between two builds.
+
+            A batch recorded before recipes, one that read standard input, or one of more files \
+            than its record holds cannot be rerun; the error says which.
+
+            The outside solvers' commands run as the database recorded them, through /bin/sh: \
+            rerun only databases you trust. --dry-run prints what would run, and runs nothing.
+
+            Examples:
+              gridlock batch data/samples/unblockme.txt --db r.sqlite --batch first
+              gridlock rerun r.sqlite --batch first --as second
+              gridlock compare r.sqlite --baseline first --batch second
+
+            Exit status: as `gridlock batch`; 1 also when the batch cannot be rerun.
+            """
+    )
+
+    @Argument(help: "The results database holding the batch.", completion: .file(extensions: ["sqlite", "db"]))
+    var database: String
+
+    @Option(help: "The batch to run again (default: the database's only batch).")
+    var batch: String?
+
+    @Option(name: .customLong("as"), help: "The new batch's name (default: the first's with -rerun).")
+    var newName: String?
+
+    @Option(help: "The database the new batch goes to (default: the one read).")
+    var db: String?
+
+    @Flag(help: "Print the command the rerun would run, and run nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        if let newName { try BatchName.check(newName) }
+    }
+
+    func run() throws {
+        let store = try CompareCommand.open(database)
+        let recorded = try store.batches()
+        let name = try batch ?? Self.onlyBatch(recorded, in: database)
+        guard let environment = recorded.first(where: { $0.id == name }) else {
+            throw CommandFailure("no batch named \(name) in \(database) (its batches: \(recorded.prefix(10).map(\.id).joined(separator: ", ")))".printable)
+        }
+        let recipe = try Self.replayable(environment)
+        let target = db ?? database
+        let fresh = try newName ?? Self.freshName(after: name, taken: Set(try ResultStore(path: target, readOnly: FileManager.default.fileExists(atPath: target)).batchNames()))
+        for solver in recipe.outsideSolvers {
+            let now = OutsideSolverVersion.ask(solver.command)
+            if now != solver.version {
+                StandardError.write("rerun: warning: \(solver.name)'s --version said \(solver.version.map { "'\($0)'" } ?? "nothing") then and says \(now.map { "'\($0)'" } ?? "nothing") now: the two batches ran different builds of it".printable + "\n")
+            }
+        }
+        let arguments = recipe.options + ["--db", target, "--batch", fresh] + recipe.files
+        StandardError.write("rerun: gridlock batch \(arguments.map(RecipeText.shellQuoted).joined(separator: " "))".printable + "\n")
+        if dryRun { return }
+        var command = try BatchCommand.parse(arguments)
+        try command.validate()
+        try command.run()
+    }
+
+    /// The recipe, if the batch can be run from it alone; else why not.
+    static func replayable(_ batch: BatchEnvironment) throws -> BatchRecipe {
+        guard let recipe = batch.recipe else {
+            throw CommandFailure("""
+                batch \(batch.id) was recorded before batches kept what it takes to run them again: its record says only solvers \
+                \(batch.solvers), limits \(batch.limitsText ?? "none"); run `gridlock batch` with those yourself
+                """.printable)
+        }
+        guard !recipe.files.isEmpty else {
+            throw CommandFailure("batch \(batch.id) read more files than its record holds: run `gridlock batch \(recipe.options.map(RecipeText.shellQuoted).joined(separator: " ")) FILES...` yourself".printable)
+        }
+        if recipe.files.contains("-") {
+            throw CommandFailure("batch \(batch.id) read its puzzles from standard input, which no record keeps: pipe the same puzzles to `\(RecipeText.commandLine(recipe))`".printable)
+        }
+        let missing = recipe.files.filter { !FileManager.default.fileExists(atPath: $0) }
+        guard missing.isEmpty else {
+            throw CommandFailure("batch \(batch.id)'s input is gone: \(missing.prefix(5).joined(separator: ", "))\(missing.count > 5 ? " and \(missing.count - 5) more" : "")".printable)
+        }
+        return recipe
+    }
+
+    static func onlyBatch(_ batches: [BatchEnvironment], in path: String) throws -> String {
+        guard batches.count == 1 else {
+            throw CommandFailure("\(path) holds \(batches.count) recorded batches (\(batches.prefix(10).map(\.id).joined(separator: ", "))): name one with --batch".printable)
+        }
+        return batches[0].id
+    }
+
+    /// NAME-rerun, else NAME-rerun-2, -3, ...: a name no batch of the target has, at most a
+    /// name long.
+    static func freshName(after name: String, taken: Set<String>) -> String {
+        BatchName.unused(String(decoding: Array(name.utf8.prefix(BatchName.maximumBytes - 16)), as: UTF8.self) + "-rerun", taken: taken)
+    }
+}

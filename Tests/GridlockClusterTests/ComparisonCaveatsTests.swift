@@ -1,0 +1,73 @@
+// What puts a `compare` verdict in doubt, from two batches' records: each caveat found where it
+// holds, and not where it does not.
+
+import Testing
+@testable import GridlockCluster
+import GridlockCore
+import GridlockWire
+
+@Suite struct ComparisonCaveatsTests {
+    static func side(
+        _ role: String, cores: Int = 2, load: (Double, Double?) = (0.3, 1.5), codePath: String = "portable", cpuLimit: Double? = 1,
+        command: String = "./ext", version: String? = "ext 1", spread: [Double] = []
+    ) -> ComparisonCaveat.Side {
+        var batch = BatchEnvironment(id: role, started: "", host: "h", cores: cores, configuration: "release", revision: "r", solvers: "bfs@1", jobs: 4)
+        batch.timeLimitSeconds = cpuLimit
+        batch.recipe = BatchRecipe(
+            options: [], files: ["/a"], outsideSolvers: [OutsideSolverRecord(kind: "rushhour", name: "ext", command: command, serving: false, version: version)],
+            workers: 2, pinning: nil, paired: false, repeats: 2, loadAtStart: load.0, loadAtEnd: load.1)
+        let machine = MachineRecord(
+            host: "h", cpuModel: "cpu", cores: cores, threads: cores, governor: nil, turbo: nil, kernel: "k", memoryBytes: 1 << 30, loadAverage: load.0,
+            method: "m", codePath: codePath)
+        var runs = RunSpread()
+        for (index, factor) in spread.enumerated() {
+            runs.add(BatchComparison.Timing(kind: .rushhour, solver: "bfs", puzzle: "p\(index)", band: "all", seconds: 1))
+            runs.add(BatchComparison.Timing(kind: .rushhour, solver: "bfs", puzzle: "p\(index)", band: "all", seconds: factor))
+        }
+        return ComparisonCaveat.Side(role: role, batch: batch, machines: [machine], spread: runs)
+    }
+
+    static func reasons(_ baseline: ComparisonCaveat.Side, _ new: ComparisonCaveat.Side) -> [ComparisonCaveat.Reason] {
+        ComparisonCaveat.find(baseline, new, threshold: 0.05).map(\.reason)
+    }
+
+    @Test("two like batches: no caveat")
+    func alike() {
+        #expect(Self.reasons(Self.side("baseline", spread: [1.01, 0.99, 1.02]), Self.side("new batch", spread: [1.0, 1.03])).isEmpty)
+    }
+
+    @Test("a load above the cores at either batch's start or end, or on a worker's machine as it started")
+    func load() {
+        #expect(Self.reasons(Self.side("baseline", load: (2.5, 1)), Self.side("new batch")) == [.load])
+        #expect(Self.reasons(Self.side("baseline"), Self.side("new batch", load: (0.1, 8.7))) == [.load])
+        // At the cores exactly is not above them; no end recorded is not a load.
+        #expect(Self.reasons(Self.side("baseline", load: (2, nil)), Self.side("new batch", load: (1, 2))).isEmpty)
+        let details = ComparisonCaveat.find(Self.side("baseline"), Self.side("new batch", load: (0.1, 8.7)), threshold: 0.05).map(\.detail)
+        #expect(details == ["new batch: load 8.70 at end on 2 cores"])
+        var busy = Self.side("new batch")
+        busy.batch.recipe = nil
+        busy.machines[0].loadAverage = 3
+        #expect(Self.reasons(Self.side("baseline"), busy) == [.load])
+    }
+
+    @Test("a different code path, limits, or outside solver command or version")
+    func differences() {
+        #expect(Self.reasons(Self.side("baseline", codePath: "x86-64-v4"), Self.side("new batch")) == [.codePath])
+        // A machine recorded before code paths were ("unknown") is not a difference.
+        #expect(Self.reasons(Self.side("baseline", codePath: "unknown"), Self.side("new batch")).isEmpty)
+        #expect(Self.reasons(Self.side("baseline", cpuLimit: nil), Self.side("new batch")) == [.limits])
+        #expect(Self.reasons(Self.side("baseline", command: "./ext -O2"), Self.side("new batch")) == [.commands])
+        #expect(Self.reasons(Self.side("baseline"), Self.side("new batch", version: "ext 2")) == [.commands])
+    }
+
+    @Test("a run-to-run spread above the threshold, in either batch; none measured is no caveat")
+    func spread() {
+        #expect(Self.reasons(Self.side("baseline", spread: [1.2, 0.8, 1.1]), Self.side("new batch")) == [.spread])
+        #expect(Self.reasons(Self.side("baseline"), Self.side("new batch", spread: [1.04, 0.97])).isEmpty)
+        var runs = RunSpread()
+        #expect(runs.typical == nil)
+        runs.add(BatchComparison.Timing(kind: .rushhour, solver: "bfs", puzzle: "p", band: "all", seconds: 2))
+        runs.add(BatchComparison.Timing(kind: .rushhour, solver: "bfs", puzzle: "p", band: "all", seconds: 1))
+        #expect(runs.pairs == 1 && abs(runs.typical! - 1) < 1e-12)
+    }
+}
