@@ -154,7 +154,8 @@ public struct BatchComparison: Sendable {
     /// no change. Laxer than the verdict on purpose: a gate must not pass a regression only
     /// because its interval is wide.
     public static func failsGate(_ ratio: PairedRatio?, above limit: Double) -> Bool {
-        guard let ratio else { return false }
+        // One or two puzzles' ratio is no regression of the group (their interval has no width).
+        guard let ratio, ratio.pairs >= minimumPairs else { return false }
         return ratio.low > 1 && ratio.ratio > 1 + limit
     }
 

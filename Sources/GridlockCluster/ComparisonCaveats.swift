@@ -57,9 +57,16 @@ public struct ComparisonCaveat: Sendable, Hashable {
             caveats.append(ComparisonCaveat(.limits, "the baseline's limits are \(baseline.batch.limitsText ?? "none"), the new batch's \(new.batch.limitsText ?? "none")"))
         }
         if let before = baseline.batch.recipe?.outsideSolvers, let after = new.batch.recipe?.outsideSolvers {
+            // Versions only where both batches asked (a coordinator runs no solver, so never asks).
+            let versions = Dictionary(before.map { ("\($0.kind):\($0.name)", $0.version) }, uniquingKeysWith: { first, _ in first })
+            let bothAsked = Set(after.compactMap { solver in
+                versions["\(solver.kind):\(solver.name)"].flatMap { $0 } != nil && solver.version != nil ? "\(solver.kind):\(solver.name)" : nil
+            })
             let describe = { (solvers: [OutsideSolverRecord]) in
-                Dictionary(solvers.map { ("\($0.kind):\($0.name)", "\($0.command)\($0.serving ? " (serving)" : "") version \($0.version ?? "none")") },
-                           uniquingKeysWith: { first, _ in first })
+                Dictionary(solvers.map { solver in
+                    let key = "\(solver.kind):\(solver.name)"
+                    return (key, "\(solver.command)\(solver.serving ? " (serving)" : "")" + (bothAsked.contains(key) ? " version \(solver.version!)" : ""))
+                }, uniquingKeysWith: { first, _ in first })
             }
             let (was, now) = (describe(before), describe(after))
             let changed = Set(was.keys).intersection(now.keys).filter { was[$0] != now[$0] }.sorted()
@@ -78,18 +85,29 @@ public struct ComparisonCaveat: Sendable, Hashable {
     }
 
     /// "load 3.10 at end on 2 cores" where the batch's machine, or a worker's at its start, had
-    /// more runnable processes than hardware threads.
+    /// more runnable processes than hardware threads, by more than `margin`: the coordinator
+    /// and the sink of a batch with a worker per core add a few tenths of their own, and one
+    /// whole extra process is where a worker starts to wait. The load average is the host's,
+    /// so it is held against the host's hardware threads (a worker's record), not the CPUs a
+    /// job allocation lets this process use.
     static func overload(_ side: Side) -> String? {
-        let cores = side.batch.cores
-        if let recipe = side.batch.recipe, cores > 0 {
-            if recipe.loadAtStart > Double(cores) { return "load \(recipe.loadAtStart.formatted(decimals: 2)) at start on \(cores) cores" }
-            if let end = recipe.loadAtEnd, end > Double(cores) { return "load \(end.formatted(decimals: 2)) at end on \(cores) cores" }
+        let threads = max(side.batch.cores, side.machines.first { $0.host == side.batch.host }?.threads ?? 0)
+        if let recipe = side.batch.recipe, threads > 0 {
+            if recipe.loadAtStart > Double(threads) + margin {
+                return "load \(recipe.loadAtStart.formatted(decimals: 2)) at start on \(threads) hardware threads"
+            }
+            if let end = recipe.loadAtEnd, end > Double(threads) + margin {
+                return "load \(end.formatted(decimals: 2)) at end on \(threads) hardware threads"
+            }
         }
-        if let busy = side.machines.first(where: { $0.threads > 0 && $0.loadAverage > Double($0.threads) }) {
+        if let busy = side.machines.first(where: { $0.threads > 0 && $0.loadAverage > Double($0.threads) + margin }) {
             return "\(busy.host) had load \(busy.loadAverage.formatted(decimals: 2)) on \(busy.threads) threads as its workers started"
         }
         return nil
     }
+
+    /// Runnable processes past the hardware threads before a load counts.
+    static let margin = 1.0
 }
 
 /// How much two runs of one job differ within a batch (`--repeats`): each job's later runs

@@ -39,7 +39,9 @@ extension JobOptions {
     ) -> BatchRecipe {
         var options = recipeOptions(file: file)
         if workers > 0 { options += ["--workers", "\(workers)"] }
-        if let gibibytes = memoryBudget?.gibibytes { options += ["--memory-budget", "\(gibibytes)"] }
+        // The budget used, given or not: the default is a share of this machine's memory, and
+        // it decides which searches are cut off.
+        if let memoryBudget { options += ["--memory-budget", "\(Double(memoryBudget.bytes) / Double(1 << 30))"] }
         let pinning = placement.flatMap { $0.pin ? ($0.noSMT ? "one CPU each, no SMT sibling" : "one CPU each") : nil }
         if let placement, placement.pin { options += placement.noSMT ? ["--pin", "--no-smt"] : ["--pin"] }
         let working = FileManager.default.currentDirectoryPath

@@ -126,8 +126,12 @@ struct BenchCommand: ParsableCommand {
                 // The first solver's answer, which every other optimal solver must match.
                 var baseline: SolveResult?
                 for (position, solver) in solvers.enumerated() {
-                    let start = clock.now
+                    // The CPU clock is read outside the wall clock's reads: on this VM each read
+                    // of a thread's CPU time is a system call of 2-5 µs, which would add itself
+                    // to every wall time (a 10 µs Sudoku solve would read 18 µs). The CPU time
+                    // carries that cost instead: docs/benchmarks.md has the figures.
                     let cpuStart = ThreadClock.cpuSeconds()
+                    let start = clock.now
                     guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions) else {
                         invalid += position == 0 && pass == 0 ? 1 : 0
                         continue

@@ -23,8 +23,8 @@ struct CompareCommand: ParsableCommand {
             a group of fewer than 3 puzzles gets none ("too few pairs").
 
             A verdict is marked with * when the comparison itself is in doubt, each reason \
-            said on standard error: a machine's load above its cores at either batch's start \
-            or end, a different code path (x86-64-v4 against portable), different limits or \
+            said on standard error: a host's load past its hardware threads by one or more at \
+            either batch's start or end, a different code path (x86-64-v4 against portable), different limits or \
             outside solver commands or versions, or a run-to-run spread (two runs of one job, \
             with --repeats) wider than --threshold.
 
@@ -37,7 +37,8 @@ struct CompareCommand: ParsableCommand {
             --fail-above is a gate for CI, with a rule of its own: a group fails it when its \
             interval excludes no change and its estimate is slower by more than the given \
             percent, whether or not its whole interval clears --threshold (a regression \
-            measured with a wide interval still fails the gate).
+            measured with a wide interval still fails the gate); a group of fewer than 3 \
+            puzzles never fails it.
 
             Exit status: 0 no regression above --fail-above (or no --fail-above); 1 some group \
             slower by more than --fail-above percent, or a database or batch cannot be read; \

@@ -65,17 +65,30 @@ struct RerunCommand: ParsableCommand {
         }
         let recipe = try Self.replayable(environment)
         let target = db ?? database
-        let fresh = try newName ?? Self.freshName(after: name, taken: Set(try ResultStore(path: target, readOnly: FileManager.default.fileExists(atPath: target)).batchNames()))
+        // The target's batches, read without making the file: a dry run writes nothing.
+        let taken = FileManager.default.fileExists(atPath: target) ? Set(try CompareCommand.open(target).batchNames()) : []
+        let fresh = newName ?? Self.freshName(after: name, taken: taken)
+        // A name the target has would resume that batch (and, finished, solve nothing).
+        if taken.contains(fresh) {
+            throw CommandFailure("\(target) has a batch named \(fresh) already: name the rerun with another --as".printable)
+        }
+        // The files after "--": a recorded path that begins with '-' is a file, not an option.
+        let arguments = recipe.options + ["--db", target, "--batch", fresh, "--"] + recipe.files
+        StandardError.write("rerun: gridlock batch \(arguments.map(RecipeText.shellQuoted).joined(separator: " "))".printable + "\n")
+        // Nothing of the record runs before this: not even an outside solver's --version.
+        if dryRun { return }
         for solver in recipe.outsideSolvers {
             let now = OutsideSolverVersion.ask(solver.command)
-            if now != solver.version {
-                StandardError.write("rerun: warning: \(solver.name)'s --version said \(solver.version.map { "'\($0)'" } ?? "nothing") then and says \(now.map { "'\($0)'" } ?? "nothing") now: the two batches ran different builds of it".printable + "\n")
+            if let was = solver.version, now != was {
+                StandardError.write("rerun: warning: \(solver.name)'s --version said '\(was)' then and says \(now.map { "'\($0)'" } ?? "nothing") now: the two batches ran different builds of it".printable + "\n")
             }
         }
-        let arguments = recipe.options + ["--db", target, "--batch", fresh] + recipe.files
-        StandardError.write("rerun: gridlock batch \(arguments.map(RecipeText.shellQuoted).joined(separator: " "))".printable + "\n")
-        if dryRun { return }
-        var command = try BatchCommand.parse(arguments)
+        var command: BatchCommand
+        do {
+            command = try BatchCommand.parse(arguments)
+        } catch {
+            throw CommandFailure("batch \(name)'s recorded options no longer parse: \(BatchCommand.message(for: error))".printable)
+        }
         try command.validate()
         try command.run()
     }

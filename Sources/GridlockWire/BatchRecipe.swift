@@ -126,8 +126,6 @@ extension BatchRecipe {
     }
 
     private static func texts(_ reader: inout WireReader) throws(WireError) -> [String] {
-        let texts = try reader.list { (reader: inout WireReader) throws(WireError) in try reader.string(maximumBytes: maximumBytes) }
-        guard texts.count <= maximumEntries else { throw .malformed("recipe of \(texts.count) entries") }
-        return texts
+        try reader.list(maximumCount: maximumEntries) { (reader: inout WireReader) throws(WireError) in try reader.string(maximumBytes: maximumBytes) }
     }
 }

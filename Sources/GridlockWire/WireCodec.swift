@@ -216,8 +216,11 @@ public struct WireReader: Sendable {
         try bool() ? try string() : nil
     }
 
-    public mutating func list<T>(_ element: (inout WireReader) throws(WireError) -> T) throws(WireError) -> [T] {
+    public mutating func list<T>(maximumCount: Int = .max, _ element: (inout WireReader) throws(WireError) -> T) throws(WireError) -> [T] {
         let count = try length("list")
+        // Checked before any room is made: a count the frame could hold may still be far past
+        // what the reader takes.
+        guard count <= maximumCount else { throw .malformed("list of \(count) entries, over \(maximumCount)") }
         // Every element takes at least one byte, so a longer list cannot be in the frame.
         guard count <= remaining else { throw .truncated }
         var values: [T] = []

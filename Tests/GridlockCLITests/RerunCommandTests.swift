@@ -11,7 +11,7 @@ struct RerunCommandTests {
     /// answers, is under test): its version line is the script's first argument.
     static func writeSolver(_ path: String, version: String) throws {
         try """
-            if [ "$1" = "--version" ]; then echo '\(version)'; exit 0; fi
+            if [ "$1" = "--version" ]; then touch "$0.asked"; echo '\(version)'; exit 0; fi
             exit 1
             """.write(toFile: path, atomically: true, encoding: .utf8)
     }
@@ -41,7 +41,8 @@ struct RerunCommandTests {
 
         let report = try GridlockBinary.run(["report", database])
         #expect(report.stdout.contains("command: gridlock batch --solver bfs,fake --external 'rushhour:fake=sh \(solver)'"), "\(report.stdout)")
-        #expect(report.stdout.contains("--time-limit 2.0 --memory-limit 65536K --paired --repeats 2 --workers 1 \(file.path)"), "\(report.stdout)")
+        #expect(report.stdout.contains("--time-limit 2.0 --memory-limit 65536K --paired --repeats 2 --workers 1 --memory-budget "), "\(report.stdout)")
+        #expect(report.stdout.contains(" \(file.path)\n"), "\(report.stdout)")
         #expect(report.stdout.contains("measured: 1 workers, not pinned, paired, 2 runs a job; load "), "\(report.stdout)")
         #expect(report.stdout.contains("outside solver rushhour:fake: sh \(solver); version: fake-solver 1.2"), "\(report.stdout)")
         #expect(report.stdout.contains("limits CPU 2 s, wall 5 s, memory 64 MiB"), "\(report.stdout)")
@@ -50,8 +51,15 @@ struct RerunCommandTests {
         #expect((batches.first?["command"] as? String)?.hasPrefix("gridlock batch --solver bfs,fake") == true && batches.first?["repeats"] as? Int == 2, "\(batches)")
 
         // The rerun: same solvers, limits, commands, files and measurement, as a new batch.
+        // A dry run runs nothing of the record, not even the solver's --version.
+        #expect(FileManager.default.fileExists(atPath: solver + ".asked"), "the batch asked the solver its version")
+        try FileManager.default.removeItem(atPath: solver + ".asked")
         let dry = try GridlockBinary.run(["rerun", database, "--dry-run"])
-        #expect(dry.status == 0 && dry.stderr.contains("--batch first-rerun") && dry.stdout.isEmpty, "\(dry.stderr)")
+        #expect(dry.status == 0 && dry.stderr.contains("--batch first-rerun --") && dry.stdout.isEmpty, "\(dry.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: solver + ".asked"), "a dry run ran the recorded solver")
+        // A name the database has would resume that batch: refused.
+        let taken = try GridlockBinary.run(["rerun", database, "--batch", "first", "--as", "first"])
+        #expect(taken.status == 1 && taken.stderr.contains("has a batch named first already"), "\(taken.stderr)")
         let rerun = try GridlockBinary.run(["rerun", database, "--batch", "first", "--as", "second"])
         #expect(rerun.status == 2 && !rerun.stderr.contains("warning"), "\(rerun.stderr)")
         #expect(try Self.recipe(database, "second") == Self.recipe(database, "first"))

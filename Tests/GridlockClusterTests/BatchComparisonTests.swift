@@ -58,6 +58,12 @@ import Testing
         var two = ratio(0.7, 0.7, 0.7)
         two.pairs = BatchComparison.minimumPairs - 1
         #expect(BatchComparison.verdict(two, threshold: 0.05) == .tooFewPairs)
+        // Nor do they fail --fail-above's gate: 1.5x on two puzzles is no regression of a group.
+        var slowTwo = ratio(1.5, 1.5, 1.5)
+        slowTwo.pairs = BatchComparison.minimumPairs - 1
+        #expect(!BatchComparison.failsGate(slowTwo, above: 0.10))
+        slowTwo.pairs = BatchComparison.minimumPairs
+        #expect(BatchComparison.failsGate(slowTwo, above: 0.10))
         // Beyond the threshold, but the interval reaches back inside it: no change.
         #expect(BatchComparison.verdict(ratio(1.07, 1.03, 1.11), threshold: 0.05) == .noChange)
         #expect(BatchComparison.verdict(ratio(1 / 1.07, 1 / 1.11, 1 / 1.03), threshold: 0.05) == .noChange)

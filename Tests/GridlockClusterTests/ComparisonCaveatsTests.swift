@@ -36,17 +36,22 @@ import GridlockWire
         #expect(Self.reasons(Self.side("baseline", spread: [1.01, 0.99, 1.02]), Self.side("new batch", spread: [1.0, 1.03])).isEmpty)
     }
 
-    @Test("a load above the cores at either batch's start or end, or on a worker's machine as it started")
+    @Test("a load past the hardware threads by a whole process, at either batch's start or end, or on a worker's machine as it started")
     func load() {
-        #expect(Self.reasons(Self.side("baseline", load: (2.5, 1)), Self.side("new batch")) == [.load])
+        #expect(Self.reasons(Self.side("baseline", load: (3.5, 1)), Self.side("new batch")) == [.load])
         #expect(Self.reasons(Self.side("baseline"), Self.side("new batch", load: (0.1, 8.7))) == [.load])
-        // At the cores exactly is not above them; no end recorded is not a load.
-        #expect(Self.reasons(Self.side("baseline", load: (2, nil)), Self.side("new batch", load: (1, 2))).isEmpty)
+        // A batch's own coordinator and sink beside a worker per core (2.9 on 2) is not a load;
+        // no end recorded is none.
+        #expect(Self.reasons(Self.side("baseline", load: (2.9, nil)), Self.side("new batch", load: (1, 3))).isEmpty)
         let details = ComparisonCaveat.find(Self.side("baseline"), Self.side("new batch", load: (0.1, 8.7)), threshold: 0.05).map(\.detail)
-        #expect(details == ["new batch: load 8.70 at end on 2 cores"])
+        #expect(details == ["new batch: load 8.70 at end on 2 hardware threads"])
+        // The host's threads count, not the CPUs the batch's process was given (a job allocation's).
+        var allocated = Self.side("new batch", load: (0.1, 8.7))
+        allocated.machines[0].threads = 16
+        #expect(Self.reasons(Self.side("baseline"), allocated).isEmpty)
         var busy = Self.side("new batch")
         busy.batch.recipe = nil
-        busy.machines[0].loadAverage = 3
+        busy.machines[0].loadAverage = 3.5
         #expect(Self.reasons(Self.side("baseline"), busy) == [.load])
     }
 
@@ -58,6 +63,8 @@ import GridlockWire
         #expect(Self.reasons(Self.side("baseline", cpuLimit: nil), Self.side("new batch")) == [.limits])
         #expect(Self.reasons(Self.side("baseline", command: "./ext -O2"), Self.side("new batch")) == [.commands])
         #expect(Self.reasons(Self.side("baseline"), Self.side("new batch", version: "ext 2")) == [.commands])
+        // A batch that never asked (a coordinator's) is no difference of version.
+        #expect(Self.reasons(Self.side("baseline", version: nil), Self.side("new batch", version: "ext 2")).isEmpty)
     }
 
     @Test("a run-to-run spread above the threshold, in either batch; none measured is no caveat")
