@@ -111,6 +111,17 @@ struct BenchCommand: ParsableCommand {
             let outcome = ExternalSolving.run(program, on: puzzle, deadline: deadline, limits: jobLimits, checks: options)
             return (.some(outcome.solveResult(for: puzzle)), outcome.cpuSeconds)
         }
+        // What a solver needs once (idastar-pdb's tables, for the first puzzle's goal) is readied
+        // before any solve is timed, warm-up or not: a build or a wait is setup, said on
+        // standard error, not the first solve's time.
+        if let first = lines.lazy.compactMap({ try? ParsedPuzzle.parse($0, kind: reading.puzzleKind, tileOptions: reading.tileOptions) }).first {
+            for solver in solvers {
+                let setupStart = clock.now
+                if first.setUp(for: solver) {
+                    StandardError.write("bench: setup: \(solver)'s tables ready in \(Double(seconds: setupStart.duration(to: clock.now)).milliseconds) (not part of any solve's time)\n")
+                }
+            }
+        }
         for record in lines.prefix(warmup) {
             for solver in solvers {
                 guard let puzzle = try? ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions) else { continue }
