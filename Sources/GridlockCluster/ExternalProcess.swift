@@ -123,7 +123,7 @@ public struct ExternalProcess: Sendable {
         }
         kill(-pid, SIGKILL)
         // What is left of the tree outside the group (setsid) is in the control group.
-        if let cgroup { for member in SolverCgroup.pids(in: cgroup.memory) { kill(member, SIGKILL) } }
+        cgroup?.killMembers()
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}

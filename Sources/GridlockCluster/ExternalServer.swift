@@ -226,7 +226,7 @@ final class ExternalServer {
         (input, output, errors) = (-1, -1, -1)
         guard watchdog > 0 else { return nil }
         kill(-watchdog, SIGKILL)
-        if let cgroup { for member in SolverCgroup.pids(in: cgroup.memory) { kill(member, SIGKILL) } }
+        cgroup?.killMembers()
         var status: Int32 = 0
         while waitpid(watchdog, &status, 0) < 0, errno == EINTR {}
         let stopped = watchdog

@@ -19,7 +19,7 @@ extension MachineRecord {
             turbo: turbo(noTurbo: read("/sys/devices/system/cpu/intel_pstate/no_turbo"), boost: read("/sys/devices/system/cpu/cpufreq/boost")),
             kernel: kernel, memoryBytes: memoryBytes(meminfo: read("/proc/meminfo") ?? ""),
             loadAverage: loadAverage(read("/proc/loadavg") ?? ""),
-            method: method(clearRefsWritable: access("/proc/self/clear_refs", W_OK) == 0, controlGroups: SolverCgroup.available),
+            method: method(clearRefsWritable: access("/proc/self/clear_refs", W_OK) == 0, controlGroups: SolverCgroup.measure),
             codePath: runningCodePath, megahertz: cpu.megahertz, smt: smt(active: read("/sys/devices/system/cpu/smt/active"), cpu: cpu))
     }
 
@@ -92,9 +92,9 @@ extension MachineRecord {
     /// How the worker measures a job: a built-in solver's peak by resetting the kernel's
     /// high-water mark (PeakMemoryMeter); an outside solver's tree in control groups of its own
     /// (SolverCgroup), or else by /proc samples and wait4's rusage (ProcessGroupSample).
-    static func method(clearRefsWritable: Bool, controlGroups: Bool) -> String {
+    static func method(clearRefsWritable: Bool, controlGroups: String?) -> String {
         (clearRefsWritable ? "built-in: clear_refs + VmHWM" : "built-in: getrusage (no clear_refs)")
-            + (controlGroups ? "; outside: cgroup v1 memory + cpuacct" : "; outside: /proc samples + wait4 rusage")
+            + "; outside: " + (controlGroups ?? "/proc samples + wait4 rusage")
     }
 
     private static func firstLine(_ text: String) -> String {

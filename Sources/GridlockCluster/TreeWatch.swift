@@ -1,8 +1,10 @@
 // What ExternalProcess looks at every 20 ms while an outside solver runs, and once more at the
-// end: whether its tree has passed a limit. With control groups the kernel holds the memory
-// limit (an OOM kill in the group makes the whole run a memout: the tree is killed, as
-// BenchExec does) and counts the CPU time; without, the tree is sampled from /proc (only when a
-// limit is set: a scan costs about a millisecond), and its largest figures kept.
+// end: whether its tree has passed a limit. With control groups the kernel counts the CPU time,
+// and holds the memory limit where the group holds memory (an OOM kill in the group makes the
+// whole run a memout: the tree is killed, as BenchExec does); where it does not (v2 without
+// the memory controller), the group's processes are sampled from /proc for memory. Without a
+// group, the tree is sampled from /proc (only when a limit is set: a scan costs about a
+// millisecond). The largest figures sampled are kept.
 
 import Foundation
 import GridlockWire
@@ -14,7 +16,8 @@ struct TreeWatch {
     let cgroup: SolverCgroup?
     /// The limit that was passed, once one was.
     private(set) var hit: ExternalProcess.LimitKind?
-    /// The largest CPU time and resident set seen in the samples (none with a control group).
+    /// The largest CPU time and resident set seen in the samples (none with a control group
+    /// that keeps its peak).
     private(set) var sampled = ProcessGroupSample()
 
     init(limits: JobLimits, watchdog: pid_t, cgroup: SolverCgroup?) {
@@ -27,7 +30,14 @@ struct TreeWatch {
         if hit != nil { return true }
         guard !limits.isEmpty else { return false }
         if let cgroup {
-            judge(cpuSeconds: cgroup.cpuSeconds, peakBytes: nil)
+            var resident: Int?
+            if !cgroup.keepsPeak, limits.memoryBytes != nil {
+                // Every process in the group, escaped from the tree or not.
+                let bytes = cgroup.members().compactMap { ProcessGroupSample.usage(of: $0)?.residentBytes }.reduce(0, +)
+                sampled.residentBytes = max(sampled.residentBytes, bytes)
+                resident = bytes
+            }
+            judge(cpuSeconds: cgroup.cpuSeconds, peakBytes: resident)
         } else {
             // The watchdog's descendants, and what escaped it to this process as their reaper.
             let reaper = ExternalProcess.reapsEveryChild.load(ordering: .relaxed) ? getpid() : nil

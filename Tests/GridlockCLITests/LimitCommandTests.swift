@@ -8,11 +8,33 @@ import Testing
 
 @Suite("job limits: CPU time, memory, whole trees", .serialized)
 struct LimitCommandTests {
-    /// The ways a worker may measure here: cgroups only where they can be made.
-    static let methods: [String] = (getuid() == 0 && access("/sys/fs/cgroup/memory", W_OK) == 0 ? ["cgroup"] : []) + ["proc"]
+    /// The ways a worker may measure here: cgroups only where they can be made (v1 where its
+    /// memory hierarchy is writable, v2 where its hierarchy is), the /proc fallback everywhere.
+    static let methods: [String] = {
+        let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+        let v2 = mounts.split(separator: "\n").first { $0.contains(" - cgroup2 ") }?.split(separator: " ")[4]
+        let root = getuid() == 0
+        let v1Writable = root && access("/sys/fs/cgroup/memory", W_OK) == 0
+        let v2Writable = root && v2.map { access(String($0), W_OK) == 0 } == true
+        if !v2Writable { print("SKIP: job limits under cgroup v2: no writable v2 hierarchy here") }
+        return (v1Writable ? ["cgroup"] : []) + (v2Writable ? ["cgroup2"] : []) + ["proc"]
+    }()
 
     static func environment(_ method: String) -> [String: String] {
-        method == "proc" ? ["GRIDLOCK_MEASURE": "proc"] : [:]
+        switch method {
+        case "proc": ["GRIDLOCK_MEASURE": "proc"]
+        case "cgroup2": ["GRIDLOCK_MEASURE": "cgroup2"]
+        default: ["GRIDLOCK_MEASURE": "cgroup1"]
+        }
+    }
+
+    /// What the machine record says of a method.
+    static func recorded(_ method: String) -> String {
+        switch method {
+        case "proc": "outside: /proc samples"
+        case "cgroup2": "outside: cgroup v2 cpu"
+        default: "outside: cgroup v1"
+        }
     }
 
     static func rows(_ database: String) throws -> [[String: Any]] {
@@ -59,7 +81,7 @@ struct LimitCommandTests {
         let batches = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["batches"] as? [[String: Any]])
         #expect(batches.first?["time_limit_seconds"] as? Double == 1 && batches.first?["memory_limit_bytes"] as? Int == 256 << 20, "\(batches)")
         let machines = try GridlockBinary.run(["report", database, "--format", "csv", "--table", "machines"])
-        #expect(machines.stdout.contains(method == "proc" ? "outside: /proc samples" : "outside: cgroup v1"), "\(machines.stdout)")
+        #expect(machines.stdout.contains(Self.recorded(method)), "\(machines.stdout)")
     }
 
     @Test("a solver whose children spin, one escaped into a session of its own, is killed whole: nothing of it outlives the batch", arguments: methods)
@@ -103,16 +125,19 @@ struct LimitCommandTests {
         }
     }
 
-    @Test("groups a killed worker left behind are removed by the next worker", .enabled(if: methods.contains("cgroup")))
-    func abandonedGroupsRemoved() throws {
+    @Test("groups a killed worker left behind are removed by the next worker", arguments: methods.filter { $0 != "proc" })
+    func abandonedGroupsRemoved(method: String) throws {
         let cgroups = try String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)
-        let path = try #require(cgroups.split(separator: "\n").first { $0.contains(":memory:") }?.split(separator: ":").last)
+        let mounts = try String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)
+        let line = try #require(cgroups.split(separator: "\n").first { method == "cgroup2" ? $0.hasPrefix("0::") : $0.contains(":memory:") })
+        let path = try #require(line.split(separator: ":", omittingEmptySubsequences: false).last)
+        let mount = method == "cgroup2" ? String(try #require(mounts.split(separator: "\n").first { $0.contains(" - cgroup2 ") }?.split(separator: " ")[4])) : "/sys/fs/cgroup/memory"
         // A pid that was, and is no more.
         let gone = Process()
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()
-        let abandoned = "/sys/fs/cgroup/memory\(path == "/" ? "" : String(path))/gridlock-\(gone.processIdentifier)-7"
+        let abandoned = "\(mount)\(path == "/" ? "" : String(path))/gridlock-\(gone.processIdentifier)-7"
         try FileManager.default.createDirectory(atPath: abandoned, withIntermediateDirectories: false)
         defer { rmdir(abandoned) }
         let directory = try BatchCommandTests.temporaryDirectory()
@@ -122,7 +147,7 @@ struct LimitCommandTests {
         let batch = try GridlockBinary.run([
             "batch", input.path, "--workers", "1", "--db", directory.appendingPathComponent("r.sqlite").path,
             "--external", "rushhour:nothing=true", "--solver", "nothing",
-        ])
+        ], environment: Self.environment(method))
         #expect(batch.status == 2, "\(batch.stderr)")
         #expect(!FileManager.default.fileExists(atPath: abandoned))
     }

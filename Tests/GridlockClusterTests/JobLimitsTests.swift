@@ -91,7 +91,7 @@ import GridlockWire
         #expect(sample.residentBytes > 0)
     }
 
-    @Test("a control group's directory: its v1 mount joined with the group's path, less the mount's root")
+    @Test("a control group's directory: its v1 mount (or the v2 one) joined with the group's path, less the mount's root")
     func cgroupDirectory() {
         let mountinfo = """
             31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
@@ -100,11 +100,64 @@ import GridlockWire
             40 31 0:33 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
             """
         let cgroups = "4:memory:/lxc/box/job\n2:cpu,cpuacct:/\n0::/user.slice\n"
-        #expect(SolverCgroup.directory(of: "memory", cgroups: cgroups, mountinfo: mountinfo) == "/sys/fs/cgroup/memory/job")
-        #expect(SolverCgroup.directory(of: "cpuacct", cgroups: cgroups, mountinfo: mountinfo) == "/sys/fs/cgroup/cpu,cpuacct")
-        // cgroup v2 alone: no v1 hierarchy, so /proc sampling.
-        #expect(SolverCgroup.directory(of: "memory", cgroups: "0::/user.slice\n", mountinfo: mountinfo) == nil)
-        #expect(SolverCgroup.directory(of: "pids", cgroups: cgroups, mountinfo: mountinfo) == nil)
+        let directory = SolverCgroup.Hierarchy.directory
+        #expect(directory("memory", cgroups, mountinfo) == "/sys/fs/cgroup/memory/job")
+        #expect(directory("cpuacct", cgroups, mountinfo) == "/sys/fs/cgroup/cpu,cpuacct")
+        #expect(directory(nil, cgroups, mountinfo) == "/sys/fs/cgroup/unified/user.slice")
+        // cgroup v2 alone: no v1 hierarchy for a controller, the v2 group for the solvers.
+        #expect(directory("memory", "0::/user.slice\n", mountinfo) == nil)
+        #expect(directory("pids", cgroups, mountinfo) == nil)
+        let v2Only = "25 1 0:26 /../.. /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n"
+        #expect(directory(nil, "0::/system.slice/gridlock.service\n", v2Only) == "/sys/fs/cgroup/system.slice/gridlock.service")
+        // A container's namespace: its group is its root.
+        #expect(directory(nil, "0::/\n", v2Only) == "/sys/fs/cgroup")
+        #expect(directory(nil, "1:name=systemd:/\n", v2Only) == nil)
+    }
+
+    /// This process's v2 group, where this process may make groups in it.
+    static let v2Group: String? = {
+        let cgroups = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
+        let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+        guard getuid() == 0, let group = SolverCgroup.Hierarchy.directory(of: nil, cgroups: cgroups, mountinfo: mounts), access(group, W_OK) == 0 else {
+            print("SKIP: cgroup v2 groups: no writable v2 hierarchy here")
+            return nil
+        }
+        return group
+    }()
+
+    @Test("a v2 group counts the CPU time of a solver that moved into a group of its own below it, lists it, kills it and is removed whole",
+          .enabled(if: v2Group != nil))
+    func v2GroupHoldsSubgroups() throws {
+        let parent = try #require(Self.v2Group)
+        let cgroup = try #require(SolverCgroup(memoryLimitBytes: nil, parents: .init(version: .v2, directories: [parent])))
+        let below = cgroup.directories[0] + "/mine"
+        let solver = Process()
+        solver.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Once in the group, it makes a group below it, moves there, and spins.
+        solver.arguments = ["-c", "until grep -q '^0::.*/gridlock-' /proc/$$/cgroup; do sleep 0.01; done; mkdir \(below); echo $$ > \(below)/cgroup.procs; while :; do :; done"]
+        try solver.run()
+        defer { if solver.isRunning { kill(solver.processIdentifier, SIGKILL) } }
+        #expect(SolverCgroup.write("\(solver.processIdentifier)", to: cgroup.directories[0] + "/cgroup.procs"))
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, SolverCgroup.pids(in: below) != [solver.processIdentifier] || cgroup.cpuSeconds < 0.1 { usleep(10_000) }
+        #expect(SolverCgroup.pids(in: below) == [solver.processIdentifier])
+        #expect(cgroup.members() == [solver.processIdentifier])
+        #expect(cgroup.cpuSeconds >= 0.1 && (cgroup.keepsPeak || cgroup.peakBytes == nil) && cgroup.oomKills == 0)
+        cgroup.remove()
+        solver.waitUntilExit()
+        #expect(solver.terminationReason == .uncaughtSignal && solver.terminationStatus == SIGKILL)
+        #expect(!FileManager.default.fileExists(atPath: cgroup.directories[0]))
+    }
+
+    @Test("flat-keyed control files: v2's cpu.stat and memory.events, v1's memory.oom_control")
+    func flatKeyedFields() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gridlock-flat-\(getpid())").path
+        defer { unlink(file) }
+        try "usage_usec 410044\nuser_usec 410044\nsystem_usec 0\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(SolverCgroup.field("usage_usec", in: file) == 410_044 && SolverCgroup.field("system_usec", in: file) == 0)
+        try "low 0\nhigh 0\nmax 12\noom 2\noom_kill 1\noom_group_kill 0\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(SolverCgroup.field("oom_kill", in: file) == 1 && SolverCgroup.field("oom", in: file) == 2)
+        #expect(SolverCgroup.field("usage", in: file) == nil && SolverCgroup.field("oom_kill", in: file + "-gone") == nil)
     }
 
     @Test("job.external and job.external_serve may be given on several lines, each read as the flag reads it; a bad one names its line")

@@ -4,6 +4,8 @@
 #define GRIDLOCK_PROCESS_CONTROL_H
 
 #include <sys/types.h>
+// getxattr(2), which Swift's Glibc module leaves out: a control group's delegation mark.
+#include <sys/xattr.h>
 
 /// Asks the kernel to send `signal` to this process when its parent dies; 0 on success.
 int gridlock_signal_on_parent_death(int signal);
