@@ -149,6 +149,35 @@ import GridlockWire
         #expect(!FileManager.default.fileExists(atPath: cgroup.directories[0]))
     }
 
+    /// Whether this host's v2 group lends its children the memory controller.
+    static let v2LendsMemory: Bool = {
+        guard let group = v2Group else { return false }
+        let lends = ((try? String(contentsOfFile: group + "/cgroup.subtree_control", encoding: .utf8)) ?? "").split(separator: " ")
+            .contains { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "memory" }
+        if !lends { print("SKIP: cgroup v2 memory limit: this host's v2 group lends no memory controller") }
+        return lends
+    }()
+
+    @Test("a v2 group that holds memory stops a solver at its limit: the kernel's OOM kill is counted, its peak is the limit's",
+          .enabled(if: v2LendsMemory))
+    func v2GroupHoldsMemory() throws {
+        let parent = try #require(Self.v2Group)
+        let cgroup = try #require(SolverCgroup(memoryLimitBytes: 64 << 20, parents: .init(version: .v2, directories: [parent])))
+        defer { cgroup.remove() }
+        #expect(cgroup.holdsMemory && cgroup.keepsPeak)
+        let solver = Process()
+        solver.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        // Once in the group, it allocates (bytes multiplied: every page touched) without end.
+        solver.arguments = ["-c", "import time\nwhile '/gridlock-' not in open('/proc/self/cgroup').read(): time.sleep(0.01)\nheld = []\nwhile True: held.append(b'x' * 4_000_000)\n"]
+        try solver.run()
+        #expect(SolverCgroup.write("\(solver.processIdentifier)", to: cgroup.directories[0] + "/cgroup.procs"))
+        solver.waitUntilExit()
+        #expect(solver.terminationReason == .uncaughtSignal && solver.terminationStatus == SIGKILL)
+        #expect(cgroup.oomKills >= 1)
+        let peak = try #require(cgroup.peakBytes)
+        #expect(peak > 48 << 20 && peak <= 64 << 20, "\(peak)")
+    }
+
     @Test("flat-keyed control files: v2's cpu.stat and memory.events, v1's memory.oom_control")
     func flatKeyedFields() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gridlock-flat-\(getpid())").path
