@@ -25,6 +25,10 @@ extension CoordinatorMachine {
         dispatch(to: sender, now: now, &actions)
     }
 
+    /// The most jobs an honest worker can hold: its credit, and a grant sent while all it had
+    /// received was finished (mayStillArrive). More is a hostile peer's.
+    static let maximumHeldListed = 2 * WireProtocol.maximumCredit
+
     /// Jobs the worker may still hold: those its last heartbeat listed, and those sent since.
     /// The rest it has finished (their results are on the way to the sink), and counting them
     /// would starve a fast worker of credit until the sink acknowledges them.
@@ -42,8 +46,8 @@ extension CoordinatorMachine {
     mutating func heartbeat(
         _ sender: [UInt8], _ identity: WorkerIdentity, held: [Int], now: ContinuousClock.Instant, _ actions: inout [Action]
     ) {
-        guard held.count <= WireProtocol.maximumCredit else {
-            refuse(.malformed, "heartbeat listing \(held.count) jobs, over \(WireProtocol.maximumCredit)", from: sender, now: now, &actions)
+        guard held.count <= Self.maximumHeldListed else {
+            refuse(.malformed, "heartbeat listing \(held.count) jobs, over \(Self.maximumHeldListed)", from: sender, now: now, &actions)
             return
         }
         // No job has a negative number. A number past those read so far may be real: a worker
@@ -59,7 +63,6 @@ extension CoordinatorMachine {
             worker.runningSince = now
         }
         worker.lastHeartbeat = now
-        worker.lastHeldCount = held.count
         worker.sentSinceHeartbeat = 0
         let heldHere = Set(held)
         let firstHeld = held.first { isAssigned($0, to: sender) }
@@ -72,7 +75,23 @@ extension CoordinatorMachine {
             _ = worker.sent.popFirst()
             markAwaitingStore(job, now: now)
         }
+        worker.lastHeldCount = max(held.count, Self.mayStillArrive(worker.sent.contents, firstHeld: firstHeld, lastHeld: held.last))
         workers[sender] = worker
+    }
+
+    /// What a worker may hold once the jobs on their way to it arrive: from the first job it
+    /// holds to the last sent (those after the last it listed left before its heartbeat
+    /// arrived, and had not reached it when the heartbeat left: a grant sent in several frames
+    /// is read a frame at a time, and a worker that asks again after the first holds the rest
+    /// too). Not counting them let 15 fast workers hold 293 jobs of a credit of 256, and the
+    /// coordinator refused their heartbeats as malformed (issue 44). Listing none, it may
+    /// have finished them all (a fast worker, whose next ask must not wait out the grace) or
+    /// received none yet: none count, and so an honest worker holds at most its credit and
+    /// one grant on its way (`maximumHeldListed`).
+    static func mayStillArrive(_ sent: ArraySlice<Int>, firstHeld: Int?, lastHeld: Int?) -> Int {
+        guard let firstHeld, lastHeld != nil else { return 0 }
+        guard let start = sent.firstIndex(of: firstHeld) else { return 0 }
+        return sent.endIndex - start
     }
 
     func isAssigned(_ job: Int, to worker: [UInt8]) -> Bool {

@@ -270,12 +270,28 @@ struct CoordinatorMachineTests {
         #expect((0..<4).allSatisfy { Self.isAwaitingStore(machine, $0) })
     }
 
-    @Test("a heartbeat listing more jobs than any worker may hold is dropped as malformed")
+    @Test("a heartbeat listing more jobs than any worker may hold is dropped as malformed; an honest worker's credit and a grant on its way are not")
     func oversizedHeartbeatIsDropped() {
         var machine = Self.machine(jobs: 1)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...WireProtocol.maximumCredit)), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...2 * WireProtocol.maximumCredit)), from: Self.worker, now: Self.t0)
         #expect(machine.progress.dropped.malformed == 1)
         #expect(machine.workers.isEmpty)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0..<(2 * WireProtocol.maximumCredit))), from: Self.worker, now: Self.t0)
+        #expect(machine.progress.dropped.malformed == 1 && machine.workers.count == 1)
+    }
+
+    @Test("jobs sent after the last one a heartbeat lists are on their way, and count against the credit: a worker never holds past it")
+    func jobsOnTheirWayCount() {
+        var machine = Self.machine(jobs: 2_000)
+        let first = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: Self.t0))
+        #expect(first.count == WireProtocol.maximumCredit)
+        // It read the grant's first 100 jobs, finished 60, and asks again before the rest arrive.
+        let later = Self.t0.advanced(by: .seconds(2))
+        _ = machine.receive(.heartbeat(Self.identity, jobs: first[60..<100].map(\.id)), from: Self.worker, now: later)
+        let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 216), from: Self.worker, now: later))
+        // It will hold the 40 it listed and the 156 on their way: 60 more, not 216.
+        #expect(more.count == 60, "\(more.count)")
+        #expect((0..<60).allSatisfy { Self.isAwaitingStore(machine, first[$0].id) })
     }
 
     /// A machine with `job` alone read, the sink heard (nothing stored), and the worker ready for it at t0.
