@@ -38,6 +38,13 @@ public struct CoordinatorMachine {
         public static let serverStartAllowance: Duration = .seconds(10)
         /// How long a finished job may wait for the sink's acknowledgement before it is re-issued.
         public var storeTimeout: Duration = .seconds(10)
+        /// How long without a word from the sink (it says hello every second) before the batch
+        /// stops; nil: never (`--sink-silence-limit 0`). A warning comes every
+        /// `sinkSilenceWarning` before.
+        public var sinkSilenceLimit: Duration? = .seconds(120)
+        public var sinkSilenceWarning: Duration = .seconds(10)
+        /// The jobs endpoint the sink should connect to, named in the warning.
+        public var jobsEndpoint = "this coordinator's jobs endpoint"
         /// A changed input re-solves the changed jobs instead of stopping the batch.
         public var resumeChanged = false
         /// `--paired`: a record's jobs (one per solver) go to one worker together, beyond its
@@ -149,6 +156,10 @@ public struct CoordinatorMachine {
     var stopped = false
     /// When the workers were last told the coordinator is there.
     var lastAlive: ContinuousClock.Instant?
+    /// When the machine first ran (its first tick or read), and when the operator was last
+    /// warned that no sink spoke: SinkSilence.
+    var startedAt: ContinuousClock.Instant?
+    var lastSinkWarning: ContinuousClock.Instant?
     var rejections = RejectionLog()
     /// Who the operator was told seems to have a key this coordinator lacks ("sink",
     /// "worker"): once each, so a worker's warning does not hide the sink's.
@@ -276,6 +287,7 @@ public struct CoordinatorMachine {
         }
         checkWorkers(now: now, &actions)
         checkStores(now: now, &actions)
+        checkSink(now: now, &actions)
         progress.liveWorkers = workers.count
         advance(now: now, &actions)
         return actions
@@ -347,12 +359,17 @@ public enum CoordinatorStop: Sendable, Hashable, CustomStringConvertible {
     case inputChanged(String)
     /// The sink cannot store any more, and said why.
     case sinkStopped(String)
+    /// No sink said anything for this long (`heard`: one had before).
+    case sinkSilent(Duration, heard: Bool)
 
     public var description: String {
         switch self {
         case .complete: "every job is stored"
         case .inputChanged(let reason): reason
         case .sinkStopped(let reason): "the sink stopped: \(reason)"
+        case .sinkSilent(let silence, let heard):
+            heard ? "the sink has said nothing for \(Int(Double(seconds: silence))) s"
+                : "no sink has said anything in \(Int(Double(seconds: silence))) s: none has connected"
         }
     }
 }

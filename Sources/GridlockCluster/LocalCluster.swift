@@ -162,7 +162,7 @@ public enum LocalCluster {
         }
         switch final.stop {
         case .inputChanged(let reason)?: throw ClusterError(reason)
-        case .sinkStopped?: throw ClusterError(final.stop!.description)
+        case .sinkStopped?, .sinkSilent?: throw ClusterError(final.stop!.description)
         case .complete?, nil: break
         }
         return Outcome(

@@ -308,12 +308,18 @@ struct CoordinatorCommand: ParsableCommand {
     @Option(help: "Seconds a finished job may wait for the sink's acknowledgement (config: coordinator.store_timeout_s; default 10).")
     var storeTimeout: Double?
 
+    @Option(help: "Seconds without a word from the sink (it says hello every second) before the batch stops with exit 1; 0: never. A warning comes every 10 s before (config: coordinator.sink_silence_s; default 120).")
+    var sinkSilenceLimit: Double?
+
     func validate() throws {
         try BatchName.check(batch)
         try jobOptions.validate()
         if let attempts, !(1...1_000).contains(attempts) { throw ValidationError("--attempts must be from 1 to 1000") }
         for (name, value) in [("--silence-limit", silenceLimit), ("--store-timeout", storeTimeout)] {
             if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must be a number of seconds from 0 (excluded) to 86400") }
+        }
+        if let sinkSilenceLimit, !(sinkSilenceLimit >= 0 && sinkSilenceLimit <= 86_400) {
+            throw ValidationError("--sink-silence-limit must be a number of seconds from 0 (never) to 86400")
         }
     }
 
@@ -340,6 +346,12 @@ struct CoordinatorCommand: ParsableCommand {
         machine.maxAttempts = attempts ?? file.int("coordinator.attempts") ?? 3
         machine.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
+        let sinkSilence = sinkSilenceLimit ?? file.double("coordinator.sink_silence_s") ?? 120
+        guard sinkSilence >= 0, sinkSilence <= 86_400 else {
+            throw ValidationError("coordinator.sink_silence_s must be a number of seconds from 0 (never) to 86400")
+        }
+        machine.sinkSilenceLimit = sinkSilence == 0 ? nil : .milliseconds(Int64(sinkSilence * 1_000))
+        machine.jobsEndpoint = bind
         machine.resumeChanged = resumeChanged
         machine.paired = jobOptions.paired
         machine.servingSolverDigests = specification.servingSolverDigests
@@ -383,6 +395,11 @@ struct CoordinatorCommand: ParsableCommand {
             if final.tally.exitCode != 0 { throw ExitCode(final.tally.exitCode) }
         case .inputChanged(let reason)?:
             throw CommandFailure(reason)
+        case .sinkSilent?:
+            throw CommandFailure("""
+                \(outcome.stop!) (sinks connect to \(bind); this coordinator reports to \(sinkEndpoint)); start the sink, \
+                then this coordinator again with --batch \(batch) to resume
+                """)
         case .sinkStopped?:
             throw CommandFailure("""
                 \(outcome.stop!); once it is mended, start the sink and this coordinator again with \

@@ -219,6 +219,21 @@ struct ClusterReliabilityTests {
         #expect(said.contains("stopped before the end by SIGTERM") && said.contains("--batch test to resume"), "\(said)")
     }
 
+    @Test("a coordinator whose sink never speaks stops with exit 1 at --sink-silence-limit, naming both endpoints; a bad limit is refused")
+    func silentSinkStopsTheCoordinator() throws {
+        let cluster = try ClusterHarness()
+        let input = try cluster.write(["00 ooooooooooooooooAAoooooooooooooooooo 5"])
+        let started = Date()
+        let run = try GridlockBinary.run([
+            "coordinator", input, "--batch", "nosink", "--bind", cluster.jobs, "--sink", cluster.results, "--sink-silence-limit", "2",
+        ])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(run.stderr.contains("no sink has said anything in 2 s") && run.stderr.contains(cluster.jobs) && run.stderr.contains(cluster.results), "\(run.stderr)")
+        let refused = try GridlockBinary.run(["coordinator", input, "--batch", "nosink", "--sink", cluster.results, "--sink-silence-limit", "-1"])
+        #expect(refused.status == 64 && refused.stderr.contains("--sink-silence-limit"), "\(refused.stderr)")
+    }
+
     @Test("the coordinator binds loopback by default, not every interface")
     func bindsLoopbackByDefault() throws {
         let cluster = try ClusterHarness()

@@ -432,6 +432,44 @@ struct CoordinatorMachineTests {
         #expect(machine.progress.dropped.unexpected == 5)
     }
 
+    @Test("a sink never heard: a warning naming the endpoint after 10 s and every 10 s, then the batch stops at the limit; one heard counts from its last word")
+    func silentSink() {
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+        configuration.sinkSilenceLimit = .seconds(30)
+        configuration.jobsEndpoint = "tcp://10.0.0.1:5555"
+        var machine = CoordinatorMachine(configuration: configuration)
+        _ = machine.read([Self.job(0)], ended: true, now: Self.t0)
+        func logs(_ actions: [CoordinatorMachine.Action]) -> [String] {
+            actions.compactMap { if case .log(let line) = $0 { line } else { nil } }
+        }
+        var warnings: [String] = []
+        var stop: CoordinatorStop?
+        for tenth in 1...400 where stop == nil {
+            let actions = machine.tick(now: Self.t0.advanced(by: .milliseconds(100 * tenth)))
+            warnings += logs(actions).filter { $0.contains("said anything") }
+            for case .stop(let reason) in actions { stop = reason }
+        }
+        #expect(warnings.count == 2, "at 10 and 20 s: \(warnings)")
+        #expect(warnings.first?.contains("no sink has said anything in 10 s") == true && warnings.first?.contains("tcp://10.0.0.1:5555") == true)
+        #expect(stop == .sinkSilent(.seconds(30), heard: false), "\(String(describing: stop))")
+        // A sink that says hello every second is never silent; once it stops, silence counts from its last word.
+        var heard = CoordinatorMachine(configuration: configuration)
+        _ = heard.read([Self.job(0)], ended: true, now: Self.t0)
+        var stopped: [ContinuousClock.Instant] = []
+        for second in 1...80 {
+            let now = Self.t0.advanced(by: .seconds(second))
+            if second <= 40 { _ = heard.receive(.sinkHello, from: Self.sink, now: now) }
+            for case .stop(.sinkSilent(_, heard: true)) in heard.tick(now: now) { stopped.append(now) }
+        }
+        #expect(stopped == [Self.t0.advanced(by: .seconds(70))])
+        // No limit: warned, never stopped.
+        configuration.sinkSilenceLimit = nil
+        var patient = CoordinatorMachine(configuration: configuration)
+        let late = patient.tick(now: Self.t0.advanced(by: .seconds(3_600)))
+        #expect(!late.contains { if case .stop = $0 { true } else { false } })
+        #expect(logs(patient.tick(now: Self.t0.advanced(by: .seconds(3_611)))).contains { $0.contains("no limit is set") })
+    }
+
     @Test("a restarted sink says hello again and is asked for the page the machine still needs")
     func restartedSinkIsAskedAgain() {
         var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
