@@ -43,7 +43,9 @@ import Testing
         #expect(peak >= held - (1 << 20))
         // They may raise the mark between the two readings, never lower it, but for the same
         // skew between the two counters (a CI run found the status file's mark below getrusage's).
-        #expect(peak <= (try statusHighWaterMark()) + (1 << 20))
+        // The skew is per thread (each caches up to 64 pages of its count), and the full suite
+        // runs dozens of threads: 1 MiB was once passed there, never alone.
+        #expect(peak <= (try statusHighWaterMark()) + (8 << 20))
     }
 
     @Test func aSmallJobIsReadFromTheStatusFileWhenAFloorMayHideIt() throws {
