@@ -25,9 +25,12 @@ extension CoordinatorMachine {
         dispatch(to: sender, now: now, &actions)
     }
 
-    /// The most jobs an honest worker can hold: its credit, and a grant sent while all it had
-    /// received was finished (mayStillArrive). More is a hostile peer's.
-    static let maximumHeldListed = 2 * WireProtocol.maximumCredit
+    /// The most jobs an honest worker is taken to hold: its credit, and the grants sent while
+    /// all it had received was finished (mayStillArrive counts none of those). An idle worker
+    /// asks again every heartbeat interval (250 ms), so a grant that takes longer to arrive may
+    /// be followed by another: four credits allow three such asks. More is a hostile peer's.
+    /// (A `--paired` record larger than that, solvers x repeats, can still pass it: open.)
+    static let maximumHeldListed = 4 * WireProtocol.maximumCredit
 
     /// Jobs the worker may still hold: those its last heartbeat listed, and those sent since.
     /// The rest it has finished (their results are on the way to the sink), and counting them

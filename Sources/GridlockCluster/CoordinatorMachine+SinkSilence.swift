@@ -12,9 +12,12 @@ import GridlockWire
 extension CoordinatorMachine {
     mutating func checkSink(now: ContinuousClock.Instant, _ actions: inout [Action]) {
         guard !stopped else { return }
+        // A coordinator stopped (SIGSTOP) or asleep for a while counts its silence from when it
+        // runs again: the sink's hello may be waiting in the socket, unread.
+        if startedAt == nil || lastSinkCheck.map({ $0.duration(to: now) > Self.suspendedAfter }) == true { startedAt = now }
+        lastSinkCheck = now
         let start = startedAt ?? now
-        startedAt = start
-        let since = resume.lastHeard ?? start
+        let since = max(resume.lastHeard ?? start, start)
         let silence = since.duration(to: now)
         if let limit = configuration.sinkSilenceLimit, silence >= limit {
             stop(.sinkSilent(silence, heard: resume.lastHeard != nil), &actions)
@@ -29,4 +32,7 @@ extension CoordinatorMachine {
         let limit = configuration.sinkSilenceLimit.map { "the batch stops at \(Int(Double(seconds: $0))) s of silence" } ?? "no limit is set"
         actions.append(.log("\(what) (a sink says hello every second): is it running, and connected to \(configuration.jobsEndpoint)? \(limit)"))
     }
+
+    /// A gap between two ticks (100 ms apart) longer than this is a suspension.
+    static let suspendedAfter: Duration = .seconds(5)
 }

@@ -156,10 +156,11 @@ public struct CoordinatorMachine {
     var stopped = false
     /// When the workers were last told the coordinator is there.
     var lastAlive: ContinuousClock.Instant?
-    /// When the machine first ran (its first tick or read), and when the operator was last
-    /// warned that no sink spoke: SinkSilence.
+    /// When the machine first ran (its first tick, or its first after a suspension), when the
+    /// operator was last warned that no sink spoke, and when that was last looked at: SinkSilence.
     var startedAt: ContinuousClock.Instant?
     var lastSinkWarning: ContinuousClock.Instant?
+    var lastSinkCheck: ContinuousClock.Instant?
     var rejections = RejectionLog()
     /// Who the operator was told seems to have a key this coordinator lacks ("sink",
     /// "worker"): once each, so a worker's warning does not hide the sink's.

@@ -318,8 +318,8 @@ struct CoordinatorCommand: ParsableCommand {
         for (name, value) in [("--silence-limit", silenceLimit), ("--store-timeout", storeTimeout)] {
             if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must be a number of seconds from 0 (excluded) to 86400") }
         }
-        if let sinkSilenceLimit, !(sinkSilenceLimit >= 0 && sinkSilenceLimit <= 86_400) {
-            throw ValidationError("--sink-silence-limit must be a number of seconds from 0 (never) to 86400")
+        if let sinkSilenceLimit, !(sinkSilenceLimit == 0 || (sinkSilenceLimit >= 1 && sinkSilenceLimit <= 86_400)) {
+            throw ValidationError("--sink-silence-limit must be 0 (never) or a number of seconds from 1 to 86400")
         }
     }
 
@@ -347,8 +347,8 @@ struct CoordinatorCommand: ParsableCommand {
         machine.silenceLimit = .seconds(silenceLimit ?? file.double("coordinator.silence_limit_s") ?? 3)
         machine.storeTimeout = .seconds(storeTimeout ?? file.double("coordinator.store_timeout_s") ?? 10)
         let sinkSilence = sinkSilenceLimit ?? file.double("coordinator.sink_silence_s") ?? 120
-        guard sinkSilence >= 0, sinkSilence <= 86_400 else {
-            throw ValidationError("coordinator.sink_silence_s must be a number of seconds from 0 (never) to 86400")
+        guard sinkSilence == 0 || (sinkSilence >= 1 && sinkSilence <= 86_400) else {
+            throw ValidationError("coordinator.sink_silence_s must be 0 (never) or a number of seconds from 1 to 86400")
         }
         machine.sinkSilenceLimit = sinkSilence == 0 ? nil : .milliseconds(Int64(sinkSilence * 1_000))
         machine.jobsEndpoint = bind

@@ -1,7 +1,8 @@
 // 64 workers with fast jobs against the coordinator's size limits, without sockets: each
 // simulated worker behaves as Worker does (asks for its window less what it holds when half of
 // it is left, says what it holds before each ask and every heartbeat interval, solves in the
-// order sent), and every frame to it takes a random while on its way, so that grants, leftover
+// order sent, an idle one asking again at each heartbeat), and every frame to it takes a random
+// while on its way (up to twice the heartbeat interval), so that grants, leftover
 // credit spent as jobs are read, and heartbeats cross. Before issue 44 the coordinator counted
 // no job on its way once a heartbeat came, and refused its own workers' heartbeats.
 
@@ -51,7 +52,7 @@ struct CoordinatorCreditSimulationTests {
             for case .send(let address, .jobs(let jobs)) in actions {
                 guard let index = workers.firstIndex(where: { $0.address == address }) else { continue }
                 let after = max(step, workers[index].inbox.last?.step ?? step)
-                workers[index].inbox.append((after + Int.random(in: 0...25, using: &random), jobs.map(\.id)))
+                workers[index].inbox.append((after + Int.random(in: 0...50, using: &random), jobs.map(\.id)))
                 for job in jobs { fingerprints[job.id] = job.fingerprint }
             }
         }
@@ -79,8 +80,11 @@ struct CoordinatorCreditSimulationTests {
                 workers[index].queue.removeFirst(done)
                 finished += done
                 let worker = workers[index]
-                let asks = !worker.asked && worker.queue.count <= window / 2
-                if asks || step - worker.lastBeat >= 25 {
+                let beats = step - worker.lastBeat >= 25
+                // As Worker: when half its window is left and no ask is pending; and an idle one
+                // at every heartbeat, pending or not (a restarted coordinator forgot its ask).
+                let asks = (!worker.asked && worker.queue.count <= window / 2) || (beats && worker.queue.isEmpty)
+                if asks || beats {
                     mostListed = max(mostListed, worker.queue.count)
                     route(machine.receive(.heartbeat(worker.identity, jobs: worker.queue), from: worker.address, now: now(step)))
                     workers[index].lastBeat = step

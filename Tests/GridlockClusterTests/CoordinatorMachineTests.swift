@@ -270,13 +270,15 @@ struct CoordinatorMachineTests {
         #expect((0..<4).allSatisfy { Self.isAwaitingStore(machine, $0) })
     }
 
-    @Test("a heartbeat listing more jobs than any worker may hold is dropped as malformed; an honest worker's credit and a grant on its way are not")
+    @Test("a heartbeat listing more jobs than any worker may hold is dropped as malformed; an honest worker's credit and grants on their way are not")
     func oversizedHeartbeatIsDropped() {
         var machine = Self.machine(jobs: 1)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...2 * WireProtocol.maximumCredit)), from: Self.worker, now: Self.t0)
+        let bound = CoordinatorMachine.maximumHeldListed
+        #expect(bound == 4 * WireProtocol.maximumCredit)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...bound)), from: Self.worker, now: Self.t0)
         #expect(machine.progress.dropped.malformed == 1)
         #expect(machine.workers.isEmpty)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0..<(2 * WireProtocol.maximumCredit))), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0..<bound)), from: Self.worker, now: Self.t0)
         #expect(machine.progress.dropped.malformed == 1 && machine.workers.count == 1)
     }
 
@@ -465,9 +467,33 @@ struct CoordinatorMachineTests {
         // No limit: warned, never stopped.
         configuration.sinkSilenceLimit = nil
         var patient = CoordinatorMachine(configuration: configuration)
-        let late = patient.tick(now: Self.t0.advanced(by: .seconds(3_600)))
-        #expect(!late.contains { if case .stop = $0 { true } else { false } })
-        #expect(logs(patient.tick(now: Self.t0.advanced(by: .seconds(3_611)))).contains { $0.contains("no limit is set") })
+        var said: [String] = []
+        for second in 0...3_600 {
+            let actions = patient.tick(now: Self.t0.advanced(by: .seconds(second)))
+            #expect(!actions.contains { if case .stop = $0 { true } else { false } })
+            said += logs(actions)
+        }
+        #expect(said.count == 360 && said.allSatisfy { $0.contains("no limit is set") }, "\(said.count)")
+    }
+
+    @Test("a coordinator stopped or asleep past the sink silence limit does not stop at its first tick: the sink's hello may be waiting unread")
+    func suspendedCoordinatorKeepsItsSink() {
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+        configuration.sinkSilenceLimit = .seconds(30)
+        var machine = CoordinatorMachine(configuration: configuration)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        _ = machine.tick(now: Self.t0.advanced(by: .seconds(1)))
+        // SIGSTOP for 200 s, then continued.
+        let woken = machine.tick(now: Self.t0.advanced(by: .seconds(201)))
+        #expect(!woken.contains { if case .stop = $0 { true } else { false } })
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0.advanced(by: .seconds(201)))
+        // Silent from then on: it stops 30 s after the last hello, not at once.
+        var stops: [Int] = []
+        for second in 202...240 {
+            let actions = machine.tick(now: Self.t0.advanced(by: .seconds(second)))
+            if actions.contains(where: { if case .stop = $0 { true } else { false } }) { stops.append(second) }
+        }
+        #expect(stops == [231])
     }
 
     @Test("a restarted sink says hello again and is asked for the page the machine still needs")
