@@ -92,7 +92,7 @@ extension ExternalServer {
                 cpu = cgroup.cpuSeconds - cpuAtStart
                 if peakGroup == nil {
                     // Every process in the group now, a child started for this puzzle included.
-                    resident = cgroup.members().compactMap { ProcessGroupSample.usage(of: $0)?.residentBytes }.reduce(0, +)
+                    resident = cgroup.residentBytes()
                 }
             } else {
                 let tree = ProcessGroupSample.take(tree: watchdog, orphansOf: nil)

@@ -144,6 +144,12 @@ final class SolverCgroup {
     /// them where the group is delegated to its user: they are still its tree).
     func members() -> [pid_t] { Self.groups(under: directories[0]).flatMap(Self.pids(in:)) }
 
+    /// The resident bytes of the group's processes now, from /proc: its memory where the kernel
+    /// keeps no peak of it (TreeWatch, ExternalServer.Meter).
+    func residentBytes() -> Int {
+        members().compactMap { ProcessGroupSample.usage(of: $0)?.residentBytes }.reduce(0, +)
+    }
+
     /// `directory` and every group below it, each before its own children.
     static func groups(under directory: String) -> [String] {
         var found: [String] = []

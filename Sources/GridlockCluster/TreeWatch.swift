@@ -33,7 +33,7 @@ struct TreeWatch {
             var resident: Int?
             if !cgroup.keepsPeak, limits.memoryBytes != nil {
                 // Every process in the group, escaped from the tree or not.
-                let bytes = cgroup.members().compactMap { ProcessGroupSample.usage(of: $0)?.residentBytes }.reduce(0, +)
+                let bytes = cgroup.residentBytes()
                 sampled.residentBytes = max(sampled.residentBytes, bytes)
                 resident = bytes
             }
