@@ -157,13 +157,15 @@ final class WorkerQueue: @unchecked Sendable {
     }
 
     private func windowLocked() -> Int {
-        let adaptive: Int
-        if let meanSeconds, meanSeconds > 0 {
-            let window = Self.queuedSeconds / meanSeconds
-            adaptive = window >= Double(maximumWindow) ? maximumWindow : max(Self.minimumWindow, Int(window))
-        } else {
-            adaptive = 4  // Until the first job says how long jobs take.
-        }
-        return min(adaptive, maximumWindow)
+        guard let meanSeconds, meanSeconds > 0 else { return min(4, maximumWindow) }  // Until the first job says how long jobs take.
+        return Self.window(meanSeconds: meanSeconds, maximum: maximumWindow)
+    }
+
+    /// The jobs to hold when a job takes `meanSeconds`: about 25 ms of work, from 2 to
+    /// `maximum` (which a job of no measurable time gets). Simulated workers hold the same.
+    static func window(meanSeconds: Double, maximum: Int) -> Int {
+        guard meanSeconds > 0 else { return maximum }
+        let window = queuedSeconds / meanSeconds
+        return window >= Double(maximum) ? maximum : min(maximum, max(minimumWindow, Int(window)))
     }
 }

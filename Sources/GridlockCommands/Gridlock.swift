@@ -95,7 +95,7 @@ public struct Gridlock: ParsableCommand {
         subcommands: [
             SolveCommand.self, RenderCommand.self, BatchCommand.self, BenchCommand.self, ReportCommand.self, ExportCommand.self,
             AnalyzeCommand.self, CheckCommand.self, CollectionCommand.self, HintCommand.self, GenerateCommand.self, PatternDatabaseCommand.self,
-            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self, KeysCommand.self, CompareCommand.self, RerunCommand.self, PlotCommand.self, ScanCommand.self, SolverVersionCommand.self,
+            CoordinatorCommand.self, WorkerCommand.self, SinkCommand.self, KeyCommand.self, KeysCommand.self, CompareCommand.self, RerunCommand.self, SimulateWorkersCommand.self, PlotCommand.self, ScanCommand.self, SolverVersionCommand.self,
         ]
     )
 }

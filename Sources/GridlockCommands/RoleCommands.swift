@@ -284,6 +284,8 @@ enum RoleLifetime {
         admitting keys: RoleKeys? = nil, refusals: RefusedConnections = RefusedConnections(), log: @escaping @Sendable (String) -> Void = { _ in },
         _ body: (ZMQContext, StopFlag) throws -> T
     ) throws -> T {
+        // Before any socket: a role with many peers holds a descriptor for each.
+        FileDescriptorLimit.raiseToHard()
         let context = try ZMQContext()
         let stop = StopFlag()
         TerminationSignals.forward(to: stop)

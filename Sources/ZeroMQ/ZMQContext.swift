@@ -40,3 +40,13 @@ public final class ZMQContext: @unchecked Sendable {
         return "\(major).\(minor).\(patch)"
     }
 }
+
+extension ZMQContext {
+    /// Raises the number of sockets the context may hold (libzmq's default is 1,023): a
+    /// process that simulates many workers holds two each. Set before the first socket.
+    public func setMaximumSockets(_ count: Int32) throws(ZMQError) {
+        guard zmq_ctx_set(handle, ZMQ_MAX_SOCKETS, count) == 0 else {
+            throw ZMQError(errno: zmq_errno(), operation: "ctx_set(ZMQ_MAX_SOCKETS)")
+        }
+    }
+}

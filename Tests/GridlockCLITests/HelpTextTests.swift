@@ -11,7 +11,7 @@ struct HelpTextTests {
         [], ["solve"], ["render"], ["batch"], ["bench"], ["report"], ["export"], ["analyze"],
         ["collection"], ["collection", "add"], ["collection", "list"], ["collection", "export"], ["hint"],
         ["generate"], ["generate", "rushhour"], ["generate", "sudoku"], ["generate", "tiles"], ["generate", "tilt"],
-        ["pdb"], ["pdb", "build"], ["pdb", "list"], ["coordinator"], ["worker"], ["sink"], ["key"], ["keys"], ["keys", "generate"], ["compare"], ["rerun"], ["check"], ["plot"], ["scan"],
+        ["pdb"], ["pdb", "build"], ["pdb", "list"], ["coordinator"], ["worker"], ["sink"], ["key"], ["keys"], ["keys", "generate"], ["compare"], ["rerun"], ["simulate-workers"], ["check"], ["plot"], ["scan"],
     ]
 
     /// The names a group's help lists under SUBCOMMANDS.
