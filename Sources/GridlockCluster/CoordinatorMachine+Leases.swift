@@ -28,9 +28,14 @@ extension CoordinatorMachine {
     /// The most jobs an honest worker is taken to hold: its credit, and the grants sent while
     /// all it had received was finished (mayStillArrive counts none of those). An idle worker
     /// asks again every heartbeat interval (250 ms), so a grant that takes longer to arrive may
-    /// be followed by another: four credits allow three such asks. More is a hostile peer's.
-    /// (A `--paired` record larger than that, solvers x repeats, can still pass it: open.)
+    /// be followed by another: four credits allow three such asks. With `--paired`, a record's
+    /// jobs (solvers x repeats) go to one worker whole, past its credit: one record more. More
+    /// is a hostile peer's.
     static let maximumHeldListed = 4 * WireProtocol.maximumCredit
+
+    var maximumHeldListed: Int {
+        Self.maximumHeldListed + (configuration.paired ? configuration.jobsPerRecord : 0)
+    }
 
     /// Jobs the worker may still hold: those its last heartbeat listed, and those sent since.
     /// The rest it has finished (their results are on the way to the sink), and counting them
@@ -49,8 +54,8 @@ extension CoordinatorMachine {
     mutating func heartbeat(
         _ sender: [UInt8], _ identity: WorkerIdentity, held: [Int], now: ContinuousClock.Instant, _ actions: inout [Action]
     ) {
-        guard held.count <= Self.maximumHeldListed else {
-            refuse(.malformed, "heartbeat listing \(held.count) jobs, over \(Self.maximumHeldListed)", from: sender, now: now, &actions)
+        guard held.count <= maximumHeldListed else {
+            refuse(.malformed, "heartbeat listing \(held.count) jobs, over \(maximumHeldListed)", from: sender, now: now, &actions)
             return
         }
         // No job has a negative number. A number past those read so far may be real: a worker

@@ -50,6 +50,9 @@ public struct CoordinatorMachine {
         /// `--paired`: a record's jobs (one per solver) go to one worker together, beyond its
         /// credit if need be, so that solvers compared on a puzzle ran on the same process.
         public var paired = false
+        /// The most jobs one record makes (solvers x repeats): with `--paired`, how far past its
+        /// credit a worker may honestly hold.
+        public var jobsPerRecord = 1
         /// Jobs read ahead of the workers, ready to hand out.
         public var readAhead = 4_096
         /// The most jobs held at once (read ahead, in flight, awaiting the sink): the bound on

@@ -92,6 +92,7 @@ struct BatchCommand: ParsableCommand {
         var configuration = CoordinatorMachine.Configuration(batch: name, identity: .thisProcess)
         configuration.resumeChanged = resumeChanged
         configuration.paired = jobOptions.paired
+        configuration.jobsPerRecord = jobOptions.jobsPerRecord
         configuration.servingSolverDigests = specification.servingSolverDigests
         let progress = ProgressLine()
         let outcome: LocalCluster.Outcome
@@ -199,6 +200,9 @@ struct JobOptions: ParsableArguments {
 
     /// The solvers asked for; empty for each kind's default.
     var solverNames: [String] { solver.map(SolverList.names) ?? [] }
+
+    /// The most jobs one record makes: one per solver (each kind's default is one), per repeat.
+    var jobsPerRecord: Int { max(1, solverNames.count) * repeats }
 
     func validate() throws {
         if let maxStates, maxStates <= 0 { throw ValidationError("--max-states must be positive") }

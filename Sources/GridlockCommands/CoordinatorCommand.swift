@@ -116,6 +116,7 @@ struct CoordinatorCommand: ParsableCommand {
         machine.jobsEndpoint = bind
         machine.resumeChanged = resumeChanged
         machine.paired = jobOptions.paired
+        machine.jobsPerRecord = jobOptions.jobsPerRecord
         machine.servingSolverDigests = specification.servingSolverDigests
         machine.record = jobOptions.environment(batch: batch, specification: specification, recipe: jobOptions.recipe(files: files, file: file)).record
         machine.currentLoad = { MachineRecord.currentLoad() }

@@ -282,6 +282,29 @@ struct CoordinatorMachineTests {
         #expect(machine.progress.dropped.malformed == 1 && machine.workers.count == 1)
     }
 
+    @Test("--paired: a record of 2,000 jobs (2 solvers x 1,000 repeats) goes to one worker whole, and its heartbeats listing them are heard")
+    func pairedRecordsPastTheBound() {
+        var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+        configuration.paired = true
+        configuration.jobsPerRecord = 2_000
+        var machine = CoordinatorMachine(configuration: configuration)
+        let record = (0..<2_000).map { id -> ReadJob in
+            var job = Self.job(id)
+            job.job.source = "puzzles.txt:1"
+            return job
+        }
+        _ = machine.read(record, ended: true, now: Self.t0)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+        let sent = Self.dispatched(machine.receive(.ready(Self.identity, credit: 4), from: Self.worker, now: Self.t0))
+        #expect(sent.count == 2_000)
+        _ = machine.receive(.heartbeat(Self.identity, jobs: sent.map(\.id)), from: Self.worker, now: Self.t0.advanced(by: .seconds(1)))
+        #expect(machine.progress.dropped.malformed == 0)
+        // The bound grows by one record, no more.
+        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...(CoordinatorMachine.maximumHeldListed + 2_000))), from: Self.worker, now: Self.t0)
+        #expect(machine.progress.dropped.malformed == 1)
+    }
+
     @Test("jobs sent after the last one a heartbeat lists are on their way, and count against the credit: a worker never holds past it")
     func jobsOnTheirWayCount() {
         var machine = Self.machine(jobs: 2_000)
