@@ -9,6 +9,7 @@
 //   worker.processes      = 2
 //   worker.window         = 4
 //   worker.heartbeat_ms   = 250
+//   worker.sink_silence_s = 120      a worker without its sink this long exits (0: never)
 //   coordinator.silence_limit_s = 3        a worker silent this long is presumed dead
 //   coordinator.store_timeout_s = 10
 //   coordinator.sink_silence_s = 120      a sink silent this long stops the batch (0: never)
@@ -30,6 +31,7 @@ public struct ClusterConfig: Sendable, Hashable {
         "coordinator.bind", "coordinator.endpoint", "sink.bind", "sink.endpoint", "sink.database",
         "worker.processes", "worker.window", "worker.heartbeat_ms", "coordinator.silence_limit_s",
         "coordinator.store_timeout_s", "coordinator.sink_silence_s", "coordinator.attempts", "job.timeout_s", "job.time_limit_s", "job.memory_limit", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.metrics", "worker.coordinator_silence_s",
+        "worker.sink_silence_s",
     ]).union(repeatableKeys)
 
     /// Keys that may be given on several lines, each a value of its own, in order: the outside

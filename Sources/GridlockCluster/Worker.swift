@@ -15,6 +15,7 @@
 
 import Foundation
 import GridlockCore
+import Synchronization
 import GridlockWire
 import ZeroMQ
 
@@ -33,6 +34,9 @@ public enum Worker {
         /// Exit after hearing nothing from the coordinator for this long (it says `alive` every
         /// second): its host died, or it ended while this worker was stopped. nil: never.
         public var coordinatorSilenceLimit: Duration? = .seconds(120)
+        /// Exit after this long without a connection to the sink (SinkConnection.swift): its
+        /// results could not go anywhere. nil: never.
+        public var sinkSilenceLimit: Duration? = .seconds(120)
         /// The cluster's key: a keyed coordinator hands jobs only to a worker whose asks carry
         /// its tag (ClusterKey.swift).
         public var key: ClusterKey?
@@ -65,6 +69,8 @@ public enum Worker {
         public var solved: Int
         /// It heard nothing from the coordinator for its silence limit.
         public var coordinatorSilent: Bool
+        /// It had no connection to the sink for its silence limit.
+        public var sinkSilent = false
     }
 
     /// Runs until drained (if asked to exit then), `stop`, or the coordinator's silence.
@@ -84,6 +90,8 @@ public enum Worker {
         try sink.set(.lingerMilliseconds(5_000))
         try sink.set(.reconnectIntervalMilliseconds(100))
         if let curve = configuration.curve { try sink.secure(curve.client(of: .sink)) }
+        // Watched from before it connects, so no handshake is missed.
+        let sinkMonitor = try ZMQMonitor(watching: sink, context: context, name: "sink-\(getpid())-\(monitors.add(1, ordering: .relaxed).newValue)")
         try sink.connect(configuration.sink)
         let queue = WorkerQueue(wake: try WakeSignal(), maximumWindow: configuration.maximumWindow)
         let solverEnded = DispatchSemaphore(value: 0)
@@ -99,6 +107,7 @@ public enum Worker {
             // running then is cut short by the exit; its solver's watchdog kills the solver.)
             if !ExternalServer.running.withLock(\.isEmpty) { _ = solverEnded.wait(timeout: .now() + 2) }
             coordinator.close()
+            sinkMonitor.close()
             sink.close()
         }
 
@@ -116,6 +125,7 @@ public enum Worker {
         var lastBeat = clock.now
         var lastHeard = clock.now
         var lastNotice = clock.now
+        var sinkConnection = SinkConnection(now: clock.now)
         func tell(_ message: WireMessage) throws {
             try coordinator.send(message.frames(key: configuration.key), dontWait: true)
         }
@@ -131,7 +141,7 @@ public enum Worker {
         while !stop.isStopped {
             configuration.turned?(solved)
             let readable = try ZMQPoller.readable(
-                [coordinator], descriptors: [queue.wake.descriptor], timeout: configuration.heartbeatInterval)
+                [coordinator, sinkMonitor.socket], descriptors: [queue.wake.descriptor], timeout: configuration.heartbeatInterval)
             if readable[0] {
                 while let frames = try coordinator.receive() {
                     let message = frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil
@@ -148,7 +158,8 @@ public enum Worker {
                     }
                 }
             }
-            if readable[1] { queue.wake.consume() }
+            if readable[1] { for event in try sinkMonitor.events() { sinkConnection.apply(event, now: clock.now) } }
+            if readable[2] { queue.wake.consume() }
             let results = queue.takeResults()
             if !results.isEmpty {
                 solved += results.count
@@ -172,6 +183,14 @@ public enum Worker {
             // the coordinator's words waiting, if it is still there.
             if let limit = configuration.coordinatorSilenceLimit, !readable[0], lastHeard.duration(to: clock.now) > limit {
                 return Outcome(solved: solved, coordinatorSilent: true)
+            }
+            if let limit = configuration.sinkSilenceLimit, sinkConnection.missing(now: clock.now) > limit {
+                return Outcome(solved: solved, coordinatorSilent: false, sinkSilent: true)
+            }
+            if let interval = configuration.silenceNoticeInterval, sinkConnection.noticeDue(now: clock.now, interval: interval) {
+                configuration.log(SilenceNotice.sinkText(
+                    identity: configuration.identity, sink: configuration.sink, missingFor: sinkConnection.missing(now: clock.now),
+                    refused: sinkConnection.refused, security: configuration.security))
             }
             if let interval = configuration.silenceNoticeInterval, !readable[0] {
                 let silent = lastHeard.duration(to: clock.now)
@@ -216,18 +235,32 @@ enum SilenceNotice {
         return "worker \(identity): nothing heard from the coordinator at \(coordinator) for \(seconds) s; still trying "
             + "(is it running, is the address right, \(security.mismatchQuestion)?)"
     }
+
+    static func sinkText(identity: WorkerIdentity, sink: String, missingFor: Duration, refused: Bool, security: WireSecurity) -> String {
+        let seconds = Int(Double(seconds: missingFor).rounded())
+        let cause = refused
+            ? "the sink refused the handshake: are its --keys from the same `keys generate` as this worker's?"
+            : "is it running, is the address right, \(security.mismatchQuestion(about: "sink"))?"
+        return "worker \(identity): no connection to the sink at \(sink) for \(seconds) s, so results wait here; still trying (\(cause))"
+    }
 }
+
+/// Names each monitor's inproc endpoint apart: tests run several workers in one process.
+private let monitors = Atomic<Int>(0)
 
 /// How a role's wire is protected, for what it says when nothing gets through.
 public enum WireSecurity: Sendable, Hashable {
     case none, sharedKey, curve
 
     /// The question a worker that hears nothing asks about its keys.
-    public var mismatchQuestion: String {
+    public var mismatchQuestion: String { mismatchQuestion(about: "coordinator") }
+
+    /// The same question about `peer`, the coordinator or the sink.
+    public func mismatchQuestion(about peer: String) -> String {
         switch self {
-        case .none: "does the coordinator need --keys or a --key-file"
-        case .sharedKey: "does the coordinator hold this --key-file"
-        case .curve: "are the coordinator's --keys from the same `keys generate` as this worker's"
+        case .none: "does the \(peer) need --keys or a --key-file"
+        case .sharedKey: "does the \(peer) hold this --key-file"
+        case .curve: "are the \(peer)'s --keys from the same `keys generate` as this worker's"
         }
     }
 }

@@ -57,6 +57,9 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Exit after hearing nothing from the coordinator for this many seconds; it says it is there every second (config: worker.coordinator_silence_s; default 120; 0: never).")
     var coordinatorSilenceLimit: Double?
 
+    @Option(help: "Exit after this many seconds without a connection to the sink, which takes this worker's results; it warns every 5 s before (config: worker.sink_silence_s; default 120; 0: never).")
+    var sinkSilenceLimit: Double?
+
     @OptionGroup var logs: LogFormatOption
 
     @OptionGroup var placement: PinOptions
@@ -93,6 +96,9 @@ struct WorkerCommand: ParsableCommand {
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s"), !(limit >= 0 && limit <= 86_400) {
             throw ValidationError("--coordinator-silence-limit must be a number of seconds from 0 (never) to 86400")
         }
+        if let limit = sinkSilenceLimit ?? file.double("worker.sink_silence_s"), !(limit >= 0 && limit <= 86_400) {
+            throw ValidationError("--sink-silence-limit must be a number of seconds from 0 (never) to 86400")
+        }
         // Read before a pool starts, so a bad key file is one clear error, not every process's
         // death; a pool's processes do not repeat its warning.
         let (security, warnings) = try key.load(file, role: .worker, endpoints: [coordinator, sink])
@@ -103,6 +109,7 @@ struct WorkerCommand: ParsableCommand {
                 memoryBudget.share(of: processes),
             ]
             if let coordinatorSilenceLimit { flags += ["--coordinator-silence-limit", "\(coordinatorSilenceLimit)"] }
+            if let sinkSilenceLimit { flags += ["--sink-silence-limit", "\(sinkSilenceLimit)"] }
             if let path = config.config { flags += ["--config", path] }
             if let path = key.keyFile { flags += ["--key-file", path] }
             if let directory = key.keys { flags += ["--keys", directory] }
@@ -155,6 +162,9 @@ struct WorkerCommand: ParsableCommand {
         if let limit = coordinatorSilenceLimit ?? file.double("worker.coordinator_silence_s") {
             configuration.coordinatorSilenceLimit = limit == 0 ? nil : .milliseconds(Int64(limit * 1_000))
         }
+        if let limit = sinkSilenceLimit ?? file.double("worker.sink_silence_s") {
+            configuration.sinkSilenceLimit = limit == 0 ? nil : .milliseconds(Int64(limit * 1_000))
+        }
         let observation = try MetricsOption(metrics: metricsAddress).start(file, key: "worker.metrics", role: .worker, log: { log.warning("\($0)") })
         defer { observation?.stop() }
         if let observation {
@@ -170,6 +180,14 @@ struct WorkerCommand: ParsableCommand {
                 worker \(identity): nothing heard from the coordinator at \(coordinator) for \
                 \(configuration.coordinatorSilenceLimit.map { "\(Double(seconds: $0))" } ?? "?") s; it is gone \
                 or unreachable (\(configuration.security.mismatchQuestion)?), so this worker exits (--coordinator-silence-limit)
+                """)
+        }
+        if outcome.sinkSilent {
+            // Clean, as above: nothing it held is lost (the coordinator re-issues what the sink never stored).
+            log.warning("""
+                worker \(identity): no connection to the sink at \(sink) for \
+                \(configuration.sinkSilenceLimit.map { "\(Double(seconds: $0))" } ?? "?") s; it is gone or unreachable \
+                (\(configuration.security.mismatchQuestion(about: "sink"))?), so this worker exits (--sink-silence-limit)
                 """)
         }
     }

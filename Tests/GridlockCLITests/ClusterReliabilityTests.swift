@@ -234,6 +234,32 @@ struct ClusterReliabilityTests {
         #expect(refused.status == 64 && refused.stderr.contains("--sink-silence-limit"), "\(refused.stderr)")
     }
 
+    @Test("a worker without a connection to its sink warns, naming it, and exits at --sink-silence-limit; one whose keys the sink refuses says so")
+    func workerWithoutItsSinkExits() throws {
+        let cluster = try ClusterHarness()
+        let started = Date()
+        let alone = try GridlockBinary.run([
+            "worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "0", "--sink-silence-limit", "6",
+        ])
+        #expect(alone.status == 0 && Date().timeIntervalSince(started) < 20, "\(alone.stderr)")
+        #expect(alone.stderr.contains("no connection to the sink at \(cluster.results) for 5 s, so results wait here"), "\(alone.stderr)")
+        #expect(alone.stderr.contains("so this worker exits (--sink-silence-limit)"), "\(alone.stderr)")
+        // A sink of other keys: the handshake fails, and the worker says why.
+        let keys = cluster.directory.appendingPathComponent("keys").path
+        let strangers = cluster.directory.appendingPathComponent("strangers").path
+        #expect(try GridlockBinary.run(["keys", "generate", keys]).status == 0)
+        #expect(try GridlockBinary.run(["keys", "generate", strangers]).status == 0)
+        try cluster.startSink(extra: ["--keys", keys])
+        let refused = try GridlockBinary.run([
+            "worker", "--keys", strangers, "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "0",
+            "--sink-silence-limit", "6",
+        ])
+        #expect(refused.status == 0, "\(refused.stderr)")
+        #expect(refused.stderr.contains("no connection to the sink") && refused.stderr.contains("--keys"), "\(refused.stderr)")
+        let bad = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--sink-silence-limit=-1"])
+        #expect(bad.status == 64 && bad.stderr.contains("--sink-silence-limit"), "\(bad.stderr)")
+    }
+
     @Test("the coordinator binds loopback by default, not every interface")
     func bindsLoopbackByDefault() throws {
         let cluster = try ClusterHarness()
