@@ -72,9 +72,9 @@ struct PlotCommand: ParsableCommand {
                                       title: "\(pair.1) against \(pair.0), \(time.basis.label) time per puzzle".printable)
         }
         do {
-            try Data(svg.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try OutputFile.write(Data(svg.utf8), to: output, inputs: database.files)
         } catch {
-            throw CommandFailure("cannot write \(output): \((error as NSError).localizedDescription)")
+            throw CommandFailure("cannot write \(output): \(error)")
         }
     }
 }

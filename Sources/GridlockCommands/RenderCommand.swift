@@ -147,13 +147,9 @@ struct RenderCommand: ParsableCommand {
             return
         }
         do {
-            // A new file or a regular one is replaced whole (never left half written); a device
-            // or a pipe (-o /dev/stdout) is written to as it is.
-            let attributes = try? FileManager.default.attributesOfItem(atPath: output)
-            let regular = attributes.map { ($0[.type] as? FileAttributeType) == .typeRegular } ?? true
-            try Data(bytes).write(to: URL(fileURLWithPath: output), options: regular ? .atomic : [])
+            try OutputFile.write(Data(bytes), to: output, inputs: [chosen.puzzleArgument])
         } catch {
-            throw StatusError("cannot write \(output): \((error as NSError).localizedDescription)", exitCode: 1)
+            throw StatusError("cannot write \(output): \(error)", exitCode: 1)
         }
     }
 }

@@ -19,6 +19,9 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "Only this batch (default: all).")
     var batch: String?
 
+    /// The database and the files SQLite keeps beside it: what an -o file must not be.
+    var files: [String] { [db, db + "-wal", db + "-shm"] }
+
     func open() throws -> ResultStore {
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
         let store = try ResultStore(path: db, readOnly: true)
@@ -84,9 +87,9 @@ struct ReportCommand: ParsableCommand {
         }
         if let output {
             do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                try OutputFile.write(Data(text.utf8), to: output, inputs: database.files)
             } catch {
-                throw CommandFailure("cannot write \(output): \((error as NSError).localizedDescription)")
+                throw CommandFailure("cannot write \(output): \(error)")
             }
         } else {
             FileHandle.standardOutput.write(Data(text.utf8))

@@ -223,9 +223,9 @@ struct ScanCommand: ParsableCommand {
         let drawn = kind == .sudoku ? SudokuOverlay.draw(image) : ScanOverlay.draw(image)
         do {
             let bytes = try PNGFile.encode(width: drawn.width, height: drawn.height, rgba: drawn.pixels)
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            try OutputFile.write(Data(bytes), to: path, inputs: images)
         } catch {
-            throw CommandFailure("cannot write the overlay \(path): \((error as NSError).localizedDescription)")
+            throw CommandFailure("cannot write the overlay \(path): \(error)")
         }
     }
 }
