@@ -29,12 +29,12 @@ extension CoordinatorMachine {
     /// all it had received was finished (mayStillArrive counts none of those). An idle worker
     /// asks again every heartbeat interval (250 ms), so a grant that takes longer to arrive may
     /// be followed by another: four credits allow three such asks. With `--paired`, a record's
-    /// jobs (solvers x repeats) go to one worker whole, past its credit: one record more. More
-    /// is a hostile peer's.
+    /// jobs (solvers x repeats) go to one worker whole, past its credit: each of those four
+    /// grants may end in a record. More is a hostile peer's.
     static let maximumHeldListed = 4 * WireProtocol.maximumCredit
 
     var maximumHeldListed: Int {
-        Self.maximumHeldListed + (configuration.paired ? configuration.jobsPerRecord : 0)
+        Self.maximumHeldListed + (configuration.paired ? 4 * configuration.jobsPerRecord : 0)
     }
 
     /// Jobs the worker may still hold: those its last heartbeat listed, and those sent since.

@@ -27,7 +27,8 @@ struct SinkConnection {
         case .disconnected, .handshakeFailed:
             if connected { since = now }
             connected = false
-            refused = event == .handshakeFailed
+            // libzmq follows a failed handshake with a disconnection: that must not hide the refusal.
+            if event == .handshakeFailed { refused = true }
         }
     }
 

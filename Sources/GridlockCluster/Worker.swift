@@ -89,6 +89,10 @@ public enum Worker {
         // Results must survive close (LINGER 0 drops them), but a dead sink must not hang exit.
         try sink.set(.lingerMilliseconds(5_000))
         try sink.set(.reconnectIntervalMilliseconds(100))
+        // ZMTP pings: a sink whose host vanished without closing the connection is otherwise
+        // never seen to be gone (the sink never speaks to workers), and the monitor never hears.
+        try sink.set(.heartbeatIntervalMilliseconds(2_000))
+        try sink.set(.heartbeatTimeoutMilliseconds(10_000))
         if let curve = configuration.curve { try sink.secure(curve.client(of: .sink)) }
         // Watched from before it connects, so no handshake is missed.
         let sinkMonitor = try ZMQMonitor(watching: sink, context: context, name: "sink-\(getpid())-\(monitors.add(1, ordering: .relaxed).newValue)")
@@ -238,10 +242,13 @@ enum SilenceNotice {
 
     static func sinkText(identity: WorkerIdentity, sink: String, missingFor: Duration, refused: Bool, security: WireSecurity) -> String {
         let seconds = Int(Double(seconds: missingFor).rounded())
-        let cause = refused
-            ? "the sink refused the handshake: are its --keys from the same `keys generate` as this worker's?"
-            : "is it running, is the address right, \(security.mismatchQuestion(about: "sink"))?"
-        return "worker \(identity): no connection to the sink at \(sink) for \(seconds) s, so results wait here; still trying (\(cause))"
+        guard !refused else {
+            // libzmq does not try again after a refused CURVE handshake.
+            return "worker \(identity): the sink at \(sink) refused this worker's handshake \(seconds) s ago, so results wait here; "
+                + "are its --keys from the same `keys generate` as this worker's? (this worker exits at --sink-silence-limit)"
+        }
+        return "worker \(identity): no connection to the sink at \(sink) for \(seconds) s, so results wait here; still trying "
+            + "(is it running, is the address right, \(security.mismatchQuestion(about: "sink"))?)"
     }
 }
 

@@ -256,6 +256,20 @@ struct ClusterReliabilityTests {
         ])
         #expect(refused.status == 0, "\(refused.stderr)")
         #expect(refused.stderr.contains("no connection to the sink") && refused.stderr.contains("--keys"), "\(refused.stderr)")
+        // The sink's own public key but a worker key it does not list: its ZAP handler refuses
+        // the handshake, and the worker says that it was refused (libzmq then stops trying).
+        let outsider = cluster.directory.appendingPathComponent("outsider").path
+        try FileManager.default.copyItem(atPath: keys, toPath: outsider)
+        try FileManager.default.removeItem(atPath: "\(outsider)/worker.key")
+        try FileManager.default.copyItem(atPath: "\(strangers)/worker.key", toPath: "\(outsider)/worker.key")
+        let allowed = try String(contentsOfFile: "\(outsider)/allowed", encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("worker ") }
+        let strangerLine = try String(contentsOfFile: "\(strangers)/allowed", encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("worker ") }
+        try (allowed + strangerLine).joined(separator: "\n").appending("\n").write(toFile: "\(outsider)/allowed", atomically: true, encoding: .utf8)
+        let unlisted = try GridlockBinary.run([
+            "worker", "--keys", outsider, "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "0",
+            "--sink-silence-limit", "6",
+        ])
+        #expect(unlisted.status == 0 && unlisted.stderr.contains("refused this worker's handshake"), "\(unlisted.stderr)")
         let bad = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--sink-silence-limit=-1"])
         #expect(bad.status == 64 && bad.stderr.contains("--sink-silence-limit"), "\(bad.stderr)")
     }

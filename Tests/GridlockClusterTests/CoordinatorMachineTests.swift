@@ -300,8 +300,8 @@ struct CoordinatorMachineTests {
         #expect(sent.count == 2_000)
         _ = machine.receive(.heartbeat(Self.identity, jobs: sent.map(\.id)), from: Self.worker, now: Self.t0.advanced(by: .seconds(1)))
         #expect(machine.progress.dropped.malformed == 0)
-        // The bound grows by one record, no more.
-        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...(CoordinatorMachine.maximumHeldListed + 2_000))), from: Self.worker, now: Self.t0)
+        // The bound grows by a record for each of the four grants it allows, no more.
+        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...(CoordinatorMachine.maximumHeldListed + 4 * 2_000))), from: Self.worker, now: Self.t0)
         #expect(machine.progress.dropped.malformed == 1)
     }
 
