@@ -2,6 +2,7 @@
 // device is written through as `cat >` would, and a command's own input is never written over.
 
 import Foundation
+import GridlockCluster
 import Testing
 
 @Suite("Output files", .serialized)
@@ -71,7 +72,7 @@ struct OutputFileTests {
             // A FIFO: its reader gets every byte.
             let fifo = directory.appendingPathComponent("\(name).fifo").path
             #expect(mkfifo(fifo, 0o600) == 0)
-            let read = Locked(Data())
+            let read = Shared(Data())
             let reader = Thread {
                 let handle = FileHandle(forReadingAtPath: fifo)
                 read.update { $0 = handle?.readDataToEndOfFile() ?? Data() }
@@ -107,13 +108,4 @@ struct OutputFileTests {
             #expect(kind == .typeCharacterSpecial, "\(name) replaced the device node")
         }
     }
-}
-
-/// A value two threads share, under a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    var current: Value { lock.withLock { value } }
-    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&value) } }
 }
