@@ -18,9 +18,17 @@ public enum ByteSize {
         }
         guard let unit = units.first(where: { rest.hasSuffix($0.suffix) }) else { return nil }
         rest.removeLast()
-        guard let number = Double(rest), number.isFinite, number > 0 else { return nil }
+        // Decimal digits with at most one point: Double alone also reads "0x10" (16), "1e3"
+        // and "inf", which nobody means as a size.
+        guard isDecimal(rest), let number = Double(rest), number > 0 else { return nil }
         let bytes = number * Double(1 << unit.shift)
         guard bytes >= 4_096, bytes <= Double(1 << 62) else { return nil }
         return Int(bytes)
+    }
+
+    private static func isDecimal(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && !parts[0].isEmpty
+            && parts.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) } } && parts.last?.isEmpty == false
     }
 }

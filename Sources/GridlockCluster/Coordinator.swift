@@ -80,13 +80,16 @@ public enum Coordinator {
         var stoppedAt: ContinuousClock.Instant?
         while !stop.isStopped {
             let wanted = min(machine.wantedJobs, readGroup)
+            var input: [Int32] = []
             if wanted > 0 {
                 let jobs = try reader.next(wanted)
                 try perform(machine.read(jobs, ended: reader.ended, now: clock.now))
+                if let descriptor = reader.waitingOn { input = [descriptor] }
             }
-            // While input is wanted, only glance at the socket; otherwise wait for it.
-            let wait = machine.wantedJobs > 0 ? Duration.zero : WireProtocol.pollInterval
-            if try ZMQPoller.readable([router], timeout: wait)[0] {
+            // While input is wanted and at hand, only glance at the socket; otherwise wait for
+            // the socket, or for the input that has nothing to give yet (a pipe).
+            let wait = machine.wantedJobs > 0 && input.isEmpty ? Duration.zero : WireProtocol.pollInterval
+            if try ZMQPoller.readable([router], descriptors: input, timeout: wait)[0] {
                 var handled = 0
                 while handled < 10_000, let frames = try router.receive() {
                     handled += 1

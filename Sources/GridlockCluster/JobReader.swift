@@ -125,6 +125,9 @@ public final class JobReader {
     private var records = 0
     private var solversByKind: [PuzzleKind: [String]] = [:]
     public private(set) var ended = false
+    /// After `next` gave fewer jobs than asked without the input's end: the descriptor to poll
+    /// before asking again (a pipe with nothing to read yet, or an endless line being skipped).
+    public private(set) var waitingOn: Int32?
 
     /// Checks every file can be opened now, so a typo fails before any work starts.
     public init(_ inputs: [JobInput], specification: JobSpecification) throws {
@@ -152,8 +155,10 @@ public final class JobReader {
             expectedSolvers: expected)
     }
 
-    /// Up to `limit` more jobs, in order; fewer only at the end of the input.
+    /// Up to `limit` more jobs, in order; fewer at the end of the input, or when it has no
+    /// more to give now (`waitingOn`). Never blocks on a pipe.
     public func next(_ limit: Int) throws -> [ReadJob] {
+        waitingOn = nil
         var jobs: [ReadJob] = []
         while jobs.count < limit {
             if readyHead < ready.count {
@@ -169,7 +174,8 @@ public final class JobReader {
         return jobs
     }
 
-    /// Reads lines until at least one record is complete; false at the end of every input.
+    /// Reads lines until at least one record is complete; false at the end of every input, or
+    /// when the input has nothing more now (`waitingOn` set).
     private func readRecord() throws -> Bool {
         while ready.isEmpty {
             if current == nil {
@@ -188,11 +194,16 @@ public final class JobReader {
                 }
             }
             let name = current!.input.name
-            if let line = try nextLine() {
-                if let oversized = line.oversizedBytes {
+            let step = try nextLine()
+            if case .waiting = step {
+                waitingOn = current?.lines?.pollDescriptor
+                return false
+            }
+            if case .line(let line) = step {
+                if line.oversizedBytes != nil {
                     // Whatever grid was in progress ends here; the long line is a record of its own.
                     splitter.finish { add($0, from: name) }
-                    addOversized(line, length: oversized, from: name)
+                    addOversized(line, from: name)
                 } else {
                     splitter.add(line.text, number: line.number) { add($0, from: name) }
                 }
@@ -204,11 +215,11 @@ public final class JobReader {
         return true
     }
 
-    private func nextLine() throws -> LineReader.Line? {
+    private func nextLine() throws -> LineReader.Step {
         if let lines = current?.lines { return try lines.next() }
-        guard let text = current?.text, textLine < text.count else { return nil }
+        guard let text = current?.text, textLine < text.count else { return .end }
         textLine += 1
-        return LineReader.Line(number: textLine, text: text[textLine - 1], oversizedBytes: nil)
+        return .line(LineReader.Line(number: textLine, text: text[textLine - 1], oversizedBytes: nil))
     }
 
     private func add(_ record: PuzzleRecord, from name: String) {
@@ -235,9 +246,9 @@ public final class JobReader {
         records += 1
     }
 
-    private func addOversized(_ line: LineReader.Line, length: Int, from name: String) {
+    private func addOversized(_ line: LineReader.Line, from name: String) {
         let kind = specification.kind ?? .rushhour
-        let reason = "\(name):\(line.number): the line is \(length) bytes, over the limit of \(specification.maximumRecordBytes) (--max-record-bytes)"
+        let reason = "\(name):\(line.number): the line is longer than the limit of \(specification.maximumRecordBytes) bytes (--max-record-bytes): refused as it was read, the rest of it skipped"
         for solver in solvers(of: kind) {
             ready.append(ReadJob(job: makeJob(kind: kind, text: String(line.text), solver: solver, name: name, line: line.number), unreadable: reason))
         }

@@ -1,9 +1,15 @@
 // Lines of a file or of standard input, read in 64 KiB blocks: a batch's input is read as the
 // workers need it, in memory bounded by the longest line allowed, whatever the input's size.
 //
-// A line longer than `maximumBytes` is not kept: its first `keptBytes` are, with its full
-// length, so that the one bad record becomes a clear `invalid` result instead of a process
-// that grows with a 100 MB line.
+// A line longer than `maximumBytes` is refused as soon as it passes the limit, not at its end:
+// its first `keptBytes` become a clear `invalid` result at once, and the rest of it is skipped
+// as it arrives. (An endless line, `yes o | tr -d '\n' | gridlock batch -`, was read until
+// the end that never came, with no job handed out.)
+//
+// Reading never blocks its caller, the coordinator's socket loop: when a pipe has nothing to
+// give, or one call has read `bytesPerCall`, `next` says `.waiting` and the loop polls the
+// descriptor beside its sockets, so heartbeats are answered and SIGTERM is heard while a slow
+// producer writes, or while an endless line is skipped.
 //
 // An input whose first 8 KiB hold a NUL byte is refused at once: no puzzle text has one, and
 // binary input (an image, /dev/zero, random bytes) would otherwise become thousands of invalid
@@ -16,7 +22,8 @@ final class LineReader {
     struct Line {
         var number: Int
         var text: Substring
-        /// The line's length when it was longer than allowed (its text is then a prefix).
+        /// When the line is longer than allowed, the bytes of it read when it was refused (more
+        /// than the limit; its text is then a prefix).
         var oversizedBytes: Int?
     }
 
@@ -34,8 +41,8 @@ final class LineReader {
     private var start = 0
     private var ended = false
     private var number = 0
-    /// Bytes of an oversized line seen so far, while skipping to its end.
-    private var skipping: (kept: [UInt8], length: Int)?
+    /// Whether the rest of a line already refused as too long is being skipped.
+    private var skippingRefusedLine = false
     /// Bytes read so far, for the check of the input's start.
     private var bytesRead = 0
 
@@ -58,47 +65,84 @@ final class LineReader {
         if closeWhenDone { close(descriptor) }
     }
 
-    /// The next line without its "\n", or nil at the end of the input.
-    func next() throws -> Line? {
+    enum Step {
+        case line(Line)
+        /// Nothing more now: the descriptor has nothing to read, or this call has read its
+        /// share. Call again once `descriptor` is readable.
+        case waiting
+        case end
+    }
+
+    /// How much one call reads at most before it gives its caller's loop a turn.
+    static let bytesPerCall = 1 << 20
+
+    /// The descriptor to poll after `.waiting`.
+    var pollDescriptor: Int32 { descriptor }
+
+    /// The next line without its "\n", `.waiting`, or `.end` after the input's last line.
+    func next() throws -> Step {
+        var readThisCall = 0
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                let line = finishLine(buffer[start..<newline])
+            if skippingRefusedLine {
+                if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                    start = newline + 1
+                    skippingRefusedLine = false
+                } else {
+                    start = buffer.count
+                }
+            }
+            if !skippingRefusedLine, let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let line = makeLine(buffer[start..<newline])
                 start = newline + 1
-                if let line { return line }
-                continue
+                return .line(line)
             }
             if ended {
-                guard start < buffer.count || skipping != nil else { return nil }
-                let line = finishLine(buffer[start...])
+                guard start < buffer.count, !skippingRefusedLine else { return .end }
+                let line = makeLine(buffer[start...])
                 start = buffer.count
-                return line
+                return .line(line)
             }
-            // Keep at most the line limit of an unfinished line in memory.
-            if buffer.count - start > maximumBytes {
-                let part = buffer[start...]
-                if skipping == nil { skipping = (Array(part.prefix(Self.keptBytes)), 0) }
-                skipping!.length += part.count
+            if !skippingRefusedLine, buffer.count - start > maximumBytes {
+                let line = makeLine(buffer[start...])
                 start = buffer.count
+                skippingRefusedLine = true
+                return .line(line)
             }
-            try fill()
+            guard readThisCall < Self.bytesPerCall, hasInput() else { return .waiting }
+            readThisCall += try fill()
         }
     }
 
-    /// A complete line, or the end of an oversized one.
-    private func finishLine(_ bytes: ArraySlice<UInt8>) -> Line? {
-        number += 1
-        if var skipped = skipping {
-            skipped.length += bytes.count
-            skipping = nil
-            return Line(number: number, text: Substring(decoding: skipped.kept, as: UTF8.self), oversizedBytes: skipped.length)
+    /// The next line, waiting for it as long as it takes: for callers with nothing else to do.
+    func nextBlocking() throws -> Line? {
+        while true {
+            switch try next() {
+            case .line(let line): return line
+            case .end: return nil
+            case .waiting:
+                var item = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&item, 1, 1_000)
+            }
         }
+    }
+
+    /// A line as read, or the start of one over the limit.
+    private func makeLine(_ bytes: ArraySlice<UInt8>) -> Line {
+        number += 1
         if bytes.count > maximumBytes {
             return Line(number: number, text: Substring(decoding: bytes.prefix(Self.keptBytes), as: UTF8.self), oversizedBytes: bytes.count)
         }
         return Line(number: number, text: Substring(decoding: bytes, as: UTF8.self), oversizedBytes: nil)
     }
 
-    private func fill() throws {
+    /// Whether a read now would not block: data, the end, or an error to report.
+    private func hasInput() -> Bool {
+        var item = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&item, 1, 0) != 0
+    }
+
+    /// Reads one block; returns the bytes read.
+    private func fill() throws -> Int {
         if start > 0 {
             buffer.removeFirst(start)
             start = 0
@@ -110,12 +154,13 @@ final class LineReader {
         }
         if count < 0 {
             buffer.removeLast(Self.blockBytes)
-            if errno == EINTR { return }
+            if errno == EINTR || errno == EAGAIN { return 0 }
             throw ClusterError("cannot read \(name): \(String(cString: strerror(errno)))")
         }
         buffer.removeLast(Self.blockBytes - count)
         if count == 0 { ended = true }
         try checkIsText(buffer[old...])
+        return count
     }
 
     /// Throws if `block`, just read, has a NUL byte within the input's first 8 KiB.
@@ -124,11 +169,15 @@ final class LineReader {
         guard bytesRead < Self.textCheckBytes else { return }
         let checked = block.prefix(Self.textCheckBytes - bytesRead)
         if let nul = checked.firstIndex(of: 0) {
-            let offset = bytesRead + (nul - block.startIndex)
-            throw ClusterError("""
-                \(name) is not text: byte \(offset + 1) is a NUL, which no puzzle file holds (an image, \
-                a binary or random bytes?); name a text file of puzzles
-                """)
+            throw Self.notText(name, byte: bytesRead + (nul - block.startIndex) + 1)
         }
+    }
+
+    /// The refusal of binary input: `byte` (from 1) is a NUL.
+    static func notText(_ name: String, byte: Int) -> ClusterError {
+        ClusterError("""
+            \(name) is not text: byte \(byte) is a NUL, which no puzzle file holds (an image, a binary \
+            or random bytes?); name a text file of puzzles
+            """)
     }
 }

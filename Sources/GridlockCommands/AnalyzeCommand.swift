@@ -33,6 +33,7 @@ struct AnalyzeCommand: ParsableCommand {
     var puzzles: [String]
 
     @OptionGroup var reading: PuzzleReadOptions
+    @OptionGroup var cap: InputCapOption
 
     @Option(help: "Refuse positions with more reachable states than this.")
     var maxStates = 50_000_000
@@ -79,7 +80,7 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: reading.puzzleKind)
+        let records = PuzzleInput.records(try PuzzleInput.read(puzzles, maximumBytes: cap.maximumBytes), kind: reading.puzzleKind)
         guard !records.isEmpty else { throw ValidationError("no puzzles in the input") }
         var outcome: Int32 = 0
         let clock = ContinuousClock()

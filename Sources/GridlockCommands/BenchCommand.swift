@@ -37,6 +37,7 @@ struct BenchCommand: ParsableCommand {
     var solver: String?
 
     @OptionGroup var reading: PuzzleReadOptions
+    @OptionGroup var cap: InputCapOption
 
     @OptionGroup var memoryBudget: MemoryBudgetOption
 
@@ -75,7 +76,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        var sampled = PuzzleInput.records(try PuzzleInput.read(files), kind: reading.puzzleKind).enumerated()
+        var sampled = PuzzleInput.records(try PuzzleInput.read(files, maximumBytes: cap.maximumBytes), kind: reading.puzzleKind).enumerated()
             .filter { $0.offset % every == 0 }.map(\.element)
         if let limit { sampled = Array(sampled.prefix(limit)) }
         let lines = sampled.map(\.record)

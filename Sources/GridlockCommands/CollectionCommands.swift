@@ -33,6 +33,7 @@ struct CollectionAddCommand: ParsableCommand {
     var puzzles: [String]
 
     @OptionGroup var reading: PuzzleReadOptions
+    @OptionGroup var cap: InputCapOption
 
     @Option(help: "Refuse positions with more reachable states than this.")
     var maxStates = 5_000_000
@@ -40,7 +41,7 @@ struct CollectionAddCommand: ParsableCommand {
     func run() throws {
         let collection = try PuzzleCollection(path: database)
         var added = 0, known = 0, refused = 0
-        for (record, source) in PuzzleInput.records(try PuzzleInput.read(puzzles), kind: reading.puzzleKind) {
+        for (record, source) in PuzzleInput.records(try PuzzleInput.read(puzzles, maximumBytes: cap.maximumBytes), kind: reading.puzzleKind) {
             let place = "\(source.file):\(source.line)"
             do {
                 let puzzle = try ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions)

@@ -23,11 +23,13 @@ struct HintCommand: ParsableCommand {
     @Argument(help: "Sudoku puzzles: files, '-' for standard input, or an 81-character line.")
     var puzzles: [String]
 
+    @OptionGroup var cap: InputCapOption
+
     @Option(help: "Output: text for people, json for one object per line.")
     var format: SolveCommand.OutputFormat = .text
 
     func run() throws {
-        let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: .sudoku)
+        let records = PuzzleInput.records(try PuzzleInput.read(puzzles, maximumBytes: cap.maximumBytes), kind: .sudoku)
         guard !records.isEmpty else { throw ValidationError("no puzzles in the input") }
         var unreadable = 0
         for (record, source) in records {

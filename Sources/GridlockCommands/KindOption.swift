@@ -2,6 +2,7 @@
 // unless given, and solver names are checked against every kind's solvers.
 
 import ArgumentParser
+import GridlockCluster
 import GridlockCore
 
 extension PuzzleKind: ExpressibleByArgument {}
@@ -28,6 +29,17 @@ struct PuzzleReadOptions: ParsableArguments {
             throw ValidationError("--size is WIDTHxHEIGHT, e.g. 4x4 or 3x2")
         }
     }
+}
+
+/// `--max-input-size`: the most of one file (or of standard input) a command that reads its
+/// puzzles whole takes. A batch streams its input and has no such cap.
+struct InputCapOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The most one puzzle file (or standard input) may hold, with its unit; a larger one is refused as soon as it passes it. 64M unless given; a batch reads any size.",
+        valueName: "size"), transform: MemorySize.named("--max-input-size"))
+    var maxInputSize: MemorySize?
+
+    var maximumBytes: Int { maxInputSize?.bytes ?? WholeInput.defaultMaximumBytes }
 }
 
 /// `--kind auto|rushhour|sudoku|tiles`.

@@ -13,32 +13,23 @@ struct PuzzleInput {
     var text: String
 
     /// Reads each argument: `-` is standard input, an existing path is a file, anything else is
-    /// the text of a puzzle.
-    static func read(_ arguments: [String]) throws -> [PuzzleInput] {
+    /// the text of a puzzle. A file or standard input past `maximumBytes`, or binary, is refused.
+    static func read(_ arguments: [String], maximumBytes: Int) throws -> [PuzzleInput] {
         var inputs: [PuzzleInput] = []
         for (index, argument) in arguments.enumerated() {
             if argument == "-" {
-                // Throwing reads: a closed standard input, or a directory on it, is an error to
-                // report, where readDataToEndOfFile traps.
-                let data: Data
-                do {
-                    data = try FileHandle.standardInput.readToEnd() ?? Data()
-                } catch {
-                    throw ValidationError("cannot read standard input: \(error.localizedDescription)")
-                }
-                inputs.append(PuzzleInput(name: "stdin", text: String(decoding: data, as: UTF8.self)))
+                inputs.append(PuzzleInput(name: "stdin", text: try whole(STDIN_FILENO, name: "standard input", maximumBytes: maximumBytes)))
             } else if FileManager.default.fileExists(atPath: argument) {
                 if let board = try ImageInput.puzzleText(argument) {
                     inputs.append(PuzzleInput(name: argument, text: board))
                     continue
                 }
-                // Read through a handle: FileManager's contents(atPath:) gives nothing for a pipe
-                // (`solve <(...)`), whose size is unknown.
-                guard let handle = FileHandle(forReadingAtPath: argument), let data = try? handle.readToEnd() ?? Data() else {
-                    throw ValidationError("cannot read \(argument)")
-                }
-                try? handle.close()
-                inputs.append(PuzzleInput(name: argument, text: String(decoding: data, as: UTF8.self)))
+                // Read through a descriptor: FileManager's contents(atPath:) gives nothing for a
+                // pipe (`solve <(...)`), whose size is unknown.
+                let descriptor = open(argument, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw ValidationError("cannot read \(argument): \(String(cString: strerror(errno)))") }
+                defer { close(descriptor) }
+                inputs.append(PuzzleInput(name: argument, text: try whole(descriptor, name: argument, maximumBytes: maximumBytes)))
             } else if looksLikePath(argument) {
                 try refuseUnreadableName(argument)
                 throw ValidationError("no such file: \(argument) (a puzzle given as an argument is one line: a Rush Hour database line, an 81-character Sudoku, tile numbers, a tilt board with rows joined by /, or JSON)")
@@ -47,6 +38,16 @@ struct PuzzleInput {
             }
         }
         return inputs
+    }
+
+    /// One input read whole, within the cap; what goes wrong is said as a usage error (exit 64),
+    /// as a missing file is.
+    private static func whole(_ descriptor: Int32, name: String, maximumBytes: Int) throws -> String {
+        do {
+            return try WholeInput.read(descriptor: descriptor, name: name, maximumBytes: maximumBytes)
+        } catch let error as ClusterError {
+            throw ValidationError(error.description)
+        }
     }
 
     /// The same arguments for a batch, which reads its files as it goes.
@@ -99,8 +100,8 @@ struct PuzzleInput {
 extension PuzzleInput {
     /// The one puzzle of a command that takes one (`render`, `check`): the argument's only
     /// puzzle, or in a file of several the one on (or spanning) `line`; and where it came from.
-    static func one(from argument: String, line: Int?, kind: PuzzleKind?) throws -> (record: PuzzleRecord, source: String) {
-        let inputs = try read([argument])
+    static func one(from argument: String, line: Int?, kind: PuzzleKind?, maximumBytes: Int) throws -> (record: PuzzleRecord, source: String) {
+        let inputs = try read([argument], maximumBytes: maximumBytes)
         let records = records(inputs, kind: kind)
         guard !records.isEmpty else { throw StatusError("no puzzle in \(inputs.first?.name ?? argument)", exitCode: 1) }
         let starts = records.prefix(8).map { String($0.record.firstLine) }.joined(separator: ", ") + (records.count > 8 ? ", ..." : "")
@@ -123,6 +124,7 @@ struct OnePuzzleOptions: ParsableArguments {
     var puzzleArgument: String
 
     @OptionGroup var reading: PuzzleReadOptions
+    @OptionGroup var cap: InputCapOption
 
     @Option(help: "In a file of several puzzles, the one on (or spanning) this line.")
     var line: Int?
@@ -133,7 +135,7 @@ struct OnePuzzleOptions: ParsableArguments {
 
     /// The puzzle, read, and where it came from (file:line); unreadable, exit status 1.
     func puzzle() throws -> (ParsedPuzzle, String) {
-        let (record, source) = try PuzzleInput.one(from: puzzleArgument, line: line, kind: reading.puzzleKind)
+        let (record, source) = try PuzzleInput.one(from: puzzleArgument, line: line, kind: reading.puzzleKind, maximumBytes: cap.maximumBytes)
         do {
             return (try ParsedPuzzle.parse(record, kind: reading.puzzleKind, tileOptions: reading.tileOptions), source)
         } catch {

@@ -45,6 +45,7 @@ struct SolveCommand: ParsableCommand {
     var puzzles: [String]
 
     @OptionGroup var reading: PuzzleReadOptions
+    @OptionGroup var cap: InputCapOption
 
     @Option(help: "The solver (default: the kind's fastest). \(SolverList.catalogue).", completion: SolverList.completion)
     var solver: String?
@@ -102,7 +103,7 @@ struct SolveCommand: ParsableCommand {
         if let solver, timeout == nil, limits.timeLimit == nil, (try? external.solvers())?.contains(where: { $0.name == solver }) == true {
             StandardError.write("solve: no --timeout: an outside solver that never ends is never stopped\n")
         }
-        let records = PuzzleInput.records(try PuzzleInput.read(puzzles), kind: reading.puzzleKind)
+        let records = PuzzleInput.records(try PuzzleInput.read(puzzles, maximumBytes: cap.maximumBytes), kind: reading.puzzleKind)
         guard !records.isEmpty else { throw ValidationError("no puzzles in the input") }
         var outcome = ExitOutcome()
         let clock = ContinuousClock()

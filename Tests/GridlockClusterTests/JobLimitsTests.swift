@@ -8,12 +8,12 @@ import GridlockCore
 import GridlockWire
 
 @Suite struct JobLimitsTests {
-    @Test("sizes are read with their unit, powers of 1024; a bare number, zero, or no number at all is refused")
+    @Test("sizes are read with their unit, powers of 1024; a bare number, zero, no number at all, or one that is not plain decimal (0x10M) is refused")
     func sizes() {
         #expect(ByteSize.parse("256M") == 256 << 20)
         #expect(ByteSize.parse("1.5G") == 3 << 29)
         #expect(ByteSize.parse("2GiB") == 2 << 30 && ByteSize.parse("512mb") == 512 << 20 && ByteSize.parse(" 4k ") == 4_096)
-        for refused in ["256", "0M", "-1G", "infG", "nanM", "1e30T", "M", "2X", "1K", "", "256 M B"] {
+        for refused in ["256", "0M", "-1G", "infG", "nanM", "1e30T", "M", "2X", "1K", "", "256 M B", "0x10M", "1e3K", ".5G", "5.G", "1.2.3M", "+4M"] {
             #expect(ByteSize.parse(refused) == nil, "\(refused)")
         }
     }

@@ -57,7 +57,7 @@ extension AnswerCheck {
             }
             return .solved(moves: strings)
         default:
-            throw UnreadableAnswer(description: "the answer's status is '\(status.printable)': it must be \"solved\" or \"unsolvable\"")
+            throw UnreadableAnswer(description: "the answer's status is '\(status.excerpt())': it must be \"solved\" or \"unsolvable\"")
         }
     }
 

@@ -97,7 +97,7 @@ public enum AnswerCheck {
         for (index, text) in texts.enumerated() {
             let words = text.split(separator: " ")
             guard words.count == 3, let count = Int(words[2]), count >= 1, count <= 64 else {
-                throw UnreadableMove(description: "move \(index + 1) '\(text.printable)' is not 'BLOCK DIRECTION COUNT' (such as 'B down 2')")
+                throw UnreadableMove(description: "move \(index + 1) '\(text.excerpt())' is not 'BLOCK DIRECTION COUNT' (such as 'B down 2')")
             }
             let (rows, columns): (Int, Int)
             switch words[1] {
@@ -105,7 +105,7 @@ public enum AnswerCheck {
             case "down": (rows, columns) = (count, 0)
             case "left": (rows, columns) = (0, -count)
             case "right": (rows, columns) = (0, count)
-            default: throw UnreadableMove(description: "move \(index + 1) '\(text.printable)': '\(String(words[1]).printable)' is not up, down, left or right")
+            default: throw UnreadableMove(description: "move \(index + 1) '\(text.excerpt())': '\(words[1].excerpt())' is not up, down, left or right")
             }
             let name = String(words[0])
             guard let from = anchors[name] else {

@@ -47,11 +47,11 @@ public struct ExternalSolver: Sendable, Hashable {
     public static func parse(_ text: String, mode: Mode = .once) throws(Unreadable) -> ExternalSolver {
         let example = "such as rushhour:pybfs='python3 solver.py'"
         guard let colon = text.firstIndex(of: ":"), let equals = text.firstIndex(of: "="), colon < equals else {
-            throw Unreadable(description: "'\(text.printable)' is not KIND:NAME=COMMAND (\(example))")
+            throw Unreadable(description: "'\(text.excerpt())' is not KIND:NAME=COMMAND (\(example))")
         }
         let kindText = String(text[..<colon])
         guard let kind = PuzzleKind(rawValue: kindText) else {
-            throw Unreadable(description: "'\(kindText.printable)' in '\(text.printable)' is not a kind: the kinds are \(PuzzleKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw Unreadable(description: "'\(kindText.excerpt())' in '\(text.excerpt())' is not a kind: the kinds are \(PuzzleKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let name = String(text[text.index(after: colon)..<equals])
         let command = String(text[text.index(after: equals)...])

@@ -19,6 +19,16 @@ extension String {
     }
 }
 
+extension StringProtocol {
+    /// At most `limit` characters of this text, printable (`printable`): what an error quotes
+    /// from its input, so that a bad 1 MB line is shown as a glimpse of it, never echoed whole.
+    public func excerpt(_ limit: Int = 80) -> String {
+        let head = prefix(limit + 1)
+        guard head.count > limit else { return String(self).printable }
+        return String(head.dropLast()).printable + "... (\(utf8.count) bytes in all)"
+    }
+}
+
 extension Unicode.Scalar {
     /// C0 controls (tab, line feed and carriage return among them), DEL and C1 controls, and
     /// the bidirectional overrides and isolates (U+202A-202E, U+2066-2069): those print nothing

@@ -38,7 +38,7 @@ extension RushHourPuzzle {
             ? integer(tokens[boardIndex - 1], named: "MOVES", lineNumber: lineNumber) : nil
         if boardIndex > 1 {
             throw PuzzleInputError(
-                code: "extra-text", message: "unexpected '\(tokens[0].text)' before the board",
+                code: "extra-text", message: "unexpected '\(tokens[0].text.excerpt())' before the board",
                 location: TextLocation(line: lineNumber, column: tokens[0].column))
         }
         let rest = tokens[(boardIndex + 1)...]
@@ -99,7 +99,7 @@ extension RushHourPuzzle {
     private static func integer(_ token: Token, named name: String, lineNumber: Int) throws(PuzzleInputError) -> Int {
         guard let value = Int(token.text, radix: 10) else {
             throw PuzzleInputError(
-                code: "bad-number", message: "\(name) must be a whole number, not '\(token.text)'",
+                code: "bad-number", message: "\(name) must be a whole number, not '\(token.text.excerpt())'",
                 location: TextLocation(line: lineNumber, column: token.column))
         }
         return value

@@ -233,7 +233,7 @@ extension TilePuzzle {
         let bad = tokens.first { !($0 == "_" || $0.allSatisfy(\.isASCIIDigit)) && !$0.hasSuffix(":") } ?? tokens.first ?? ""
         let column = line.distance(from: line.startIndex, to: bad.startIndex) + 1
         return PuzzleInputError(
-            code: "not-a-number", message: "'\(bad)' is not a tile: use numbers, with 0 or _ for the blank",
+            code: "not-a-number", message: "'\(bad.excerpt())' is not a tile: use numbers, with 0 or _ for the blank",
             location: TextLocation(line: lineNumber, column: column))
     }
 }

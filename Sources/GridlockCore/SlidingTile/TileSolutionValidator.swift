@@ -13,7 +13,7 @@ public enum TileSolutionValidator {
         for (index, move) in moves.enumerated() {
             let words = move.text.split(separator: " ")
             guard words.count == 2, let tile = UInt8(words[0]), let at = tiles.firstIndex(of: tile), tile != 0 else {
-                throw Failure(description: "move \(index + 1) '\(move.text)' names no tile on the board")
+                throw Failure(description: "move \(index + 1) '\(move.text.excerpt())' names no tile on the board")
             }
             let blank = tiles.firstIndex(of: 0)!
             let (row, column, blankRow, blankColumn) = (at / width, at % width, blank / width, blank % width)

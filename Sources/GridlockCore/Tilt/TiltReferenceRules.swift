@@ -106,7 +106,7 @@ public enum TiltSolutionValidator {
         var rows = puzzle.rows(puzzle.start)
         for (index, move) in moves.enumerated() {
             guard let direction = TiltDirection.allCases.first(where: { $0.name == move.text }) else {
-                throw Failure(description: "move \(index + 1) '\(move.text)' is not a direction")
+                throw Failure(description: "move \(index + 1) '\(move.text.excerpt())' is not a direction")
             }
             let next = TiltReferenceRules.tilt(rows, direction)
             guard next != rows else { throw Failure(description: "move \(index + 1) '\(move.text)' changes nothing") }
