@@ -64,25 +64,33 @@ public struct ClusterConfig: Sendable, Hashable {
 
     public static func parse(_ text: String, file: String) throws -> ClusterConfig {
         var config = ClusterConfig()
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        // "\r\n" is one Character in Swift: split on it too, or a CRLF file is one long line.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            // A CR left at the end (a last line with no LF after it) goes too.
+            let unix = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            let line = unix.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
             let parts = trimmed.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[1].isEmpty else {
-                throw Problem(file: file, line: index + 1, message: "expected `key = value`, found `\(trimmed)`")
+                throw Problem(file: file, line: index + 1, message: "expected `key = value`, found `\(trimmed.excerpt())`")
             }
             guard keys.contains(parts[0]) else {
                 throw Problem(
                     file: file, line: index + 1,
-                    message: "unknown key `\(parts[0])`; known keys: \(keys.sorted().joined(separator: ", "))")
+                    message: "unknown key `\(parts[0].excerpt())`; known keys: \(keys.sorted().joined(separator: ", "))")
             }
             if parts[0].hasSuffix("_s") || parts[0].hasSuffix("_ms") || ["worker.processes", "worker.window", "coordinator.attempts", "job.max_states"].contains(parts[0]) {
                 // Finite and at most 1e9 (a count up to 1e15): `inf` or 1e300 would trap where
                 // it becomes a duration or an integer.
                 let most = parts[0].hasSuffix("_s") || parts[0].hasSuffix("_ms") ? 1e9 : 1e15
                 guard let number = Double(parts[1]), number > 0, number <= most else {
-                    throw Problem(file: file, line: index + 1, message: "`\(parts[0])` must be a positive number up to \(most == 1e9 ? "1e9" : "1e15"), not `\(parts[1])`")
+                    throw Problem(file: file, line: index + 1, message: "`\(parts[0])` must be a positive number up to \(most == 1e9 ? "1e9" : "1e15"), not `\(parts[1].printable)`")
+                }
+                // Milliseconds and counts are whole: 0.5 ms became 0, a heartbeat every 0 ms,
+                // and an idle worker busy-looped.
+                guard parts[0].hasSuffix("_s") || number == number.rounded() else {
+                    throw Problem(file: file, line: index + 1, message: "`\(parts[0])` must be a whole number, not `\(parts[1].printable)`")
                 }
             }
             if repeatableKeys.contains(parts[0]) {
@@ -95,7 +103,7 @@ public struct ClusterConfig: Sendable, Hashable {
                 continue
             }
             if parts[0] == "job.memory_limit", ByteSize.parse(parts[1]) == nil {
-                throw Problem(file: file, line: index + 1, message: "`job.memory_limit` takes a size with its unit (256M, 2G), not `\(parts[1])`")
+                throw Problem(file: file, line: index + 1, message: "`job.memory_limit` takes a size with its unit (256M, 2G), not `\(parts[1].printable)`")
             }
             config.values[parts[0]] = parts[1]
         }

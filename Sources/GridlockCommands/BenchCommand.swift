@@ -68,9 +68,9 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if let solver { try SolverList.check(solver, kind: reading.puzzleKind, external: try external.solvers()) }
-        guard every >= 1, repeats >= 1, warmup >= 0 else {
-            throw ValidationError("--every and --repeats must be at least 1, --warmup at least 0")
-        }
+        guard every >= 1, warmup >= 0 else { throw ValidationError("--every must be at least 1, --warmup at least 0") }
+        // As batch's: a bound, so that a typo of a huge number is refused, not run for ever.
+        guard (1...1_000).contains(repeats) else { throw ValidationError("--repeats must be from 1 to 1000 (it was \(repeats))") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1 (it was \(limit))") }
         try TimeLimit.check(timeout)
     }

@@ -168,6 +168,9 @@ struct CompareCommand: ParsableCommand {
         let base = try pick(baseline, baseNames, in: databases[0], excluding: databases.count == 1 ? batch : nil, role: "baseline")
         let new = try pick(batch, newNames, in: databases.last!, excluding: databases.count == 1 ? base : nil, role: "new batch")
         if databases.count == 1, base == new { throw ValidationError("--baseline and --batch name the same batch, \(base)") }
+        if databases.count == 2, base == new, let first = FileIdentity(path: databases[0]), first == FileIdentity(path: databases[1]) {
+            throw ValidationError("\(databases[0]) and \(databases[1]) are one file, and both batches are \(base): that compares a batch with itself".printable)
+        }
         return (base, new)
     }
 

@@ -24,6 +24,10 @@ public struct Gridlock: ParsableCommand {
         unblockStopSignals()
         PatternDatabaseCache.installLoader()
         SolverPaths.install(environment: ProcessInfo.processInfo.environment)
+        if let refusal = ArgumentCheck.refusal(Array(CommandLine.arguments.dropFirst()), commands: configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }) {
+            FileHandle.standardError.write(Data("Error: \(refusal)\n".utf8))
+            exit(withError: ExitCode.validationFailure)
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()

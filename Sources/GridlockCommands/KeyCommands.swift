@@ -122,6 +122,7 @@ struct KeyOptions: ParsableArguments {
     /// The role's protection, and what to warn of: with none, an endpoint it binds or reaches
     /// that is not on this machine; loose modes on secret files.
     func load(_ file: ClusterConfig, role: ClusterRole, endpoints: [String]) throws -> (RoleSecurity, warnings: [String]) {
+        for endpoint in endpoints { if let problem = Endpoint.problem(endpoint) { throw ValidationError(problem) } }
         let environment = ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         let directory = keys ?? environment ?? file.string("cluster.keys")
         let sharedKeyFile = keyFile ?? file.string("cluster.key_file")

@@ -77,6 +77,11 @@ enum SolverList {
         guard !names(list).isEmpty else {
             throw ValidationError("--solver '\(list.printable)' names no solver: give one or more, separated by commas; \(catalogue)")
         }
+        // Twice the same solver would run every job twice, under one name: --repeats does that.
+        var seen: Set<String> = []
+        for name in names(list) where !seen.insert(name).inserted {
+            throw ValidationError("--solver names '\(name.printable)' twice: name each solver once (--repeats runs each job more than once)")
+        }
         let kinds = kind.map { [$0] } ?? PuzzleKind.allCases
         for name in names(list) where !kinds.contains(where: { $0.runs(name, external: external) }) {
             let outside = external.filter { kinds.contains($0.kind) }.map { "\($0.kind.rawValue):\($0.name)" }

@@ -55,7 +55,7 @@ struct BoundedInputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("r.sqlite").path
         let errors = directory.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let batch = Process()
         batch.executableURL = GridlockBinary.url
         batch.arguments = ["batch", "-", "--workers", "1", "--max-record-bytes", "65536", "--db", database]

@@ -121,4 +121,14 @@ struct KeyDirectoryTests {
             #expect(!Endpoint.isOnThisMachine(remote), "\(remote)")
         }
     }
+
+    @Test("a TCP endpoint's port is 1 to 65535 or *; libzmq would bind port 99999 as 34463")
+    func endpointPorts() {
+        for good in ["tcp://127.0.0.1:5555", "tcp://*:*", "tcp://*:1", "tcp://[::1]:65535", "tcp://eth0;10.0.0.1:5", "ipc:///tmp/x", "inproc://a"] {
+            #expect(Endpoint.problem(good) == nil, "\(good)")
+        }
+        for bad in ["tcp://127.0.0.1:99999", "tcp://127.0.0.1:0", "tcp://127.0.0.1", "tcp://[::1]", "tcp://h:", "tcp://h:5x", "tcp://h:+5", "tcp://h:-1"] {
+            #expect(Endpoint.problem(bad) != nil, "\(bad)")
+        }
+    }
 }

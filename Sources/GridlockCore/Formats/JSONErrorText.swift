@@ -11,6 +11,8 @@ enum JSONErrorText {
         case DecodingError.dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             return path.isEmpty ? "malformed JSON" : "bad value at '\(path)'"
+        case let duplicate as PuzzleJSON.DuplicateKey:
+            return "the key '\(duplicate.key.excerpt())' is given twice in one object: give each key once"
         default:
             return "\(error)"
         }

@@ -33,7 +33,7 @@ extension RushHourPuzzle {
     public static func parseJSON(_ text: String, lineNumber: Int = 1) throws(PuzzleInputError) -> RushHourPuzzle {
         let form: JSONForm
         do {
-            form = try JSONDecoder().decode(JSONForm.self, from: Data(text.utf8))
+            form = try PuzzleJSON.decode(JSONForm.self, from: text)
         } catch {
             throw PuzzleInputError(
                 code: "bad-json", message: "not a Rush Hour JSON object: \(JSONErrorText.describe(error))",

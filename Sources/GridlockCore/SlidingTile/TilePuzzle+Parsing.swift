@@ -212,7 +212,7 @@ extension TilePuzzle {
         let location = TextLocation(line: lineNumber)
         let form: JSONForm
         do {
-            form = try JSONDecoder().decode(JSONForm.self, from: Data(text.utf8))
+            form = try PuzzleJSON.decode(JSONForm.self, from: text)
         } catch {
             throw PuzzleInputError(code: "bad-json", message: "not a tiles JSON object: \(JSONErrorText.describe(error))", location: location)
         }

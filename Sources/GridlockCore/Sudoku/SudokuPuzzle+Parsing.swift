@@ -107,7 +107,7 @@ extension SudokuPuzzle {
     public static func parseJSON(_ text: String, lineNumber: Int = 1) throws(PuzzleInputError) -> SudokuPuzzle {
         let form: JSONForm
         do {
-            form = try JSONDecoder().decode(JSONForm.self, from: Data(text.utf8))
+            form = try PuzzleJSON.decode(JSONForm.self, from: text)
         } catch {
             throw PuzzleInputError(
                 code: "bad-json", message: "not a Sudoku JSON object: \(JSONErrorText.describe(error))",

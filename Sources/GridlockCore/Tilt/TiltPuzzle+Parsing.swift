@@ -63,7 +63,7 @@ extension TiltPuzzle {
     static func parseJSON(_ text: String, lineNumber: Int, asPuzzle: Bool) throws(PuzzleInputError) -> TiltPuzzle {
         let form: JSONForm
         do {
-            form = try JSONDecoder().decode(JSONForm.self, from: Data(text.utf8))
+            form = try PuzzleJSON.decode(JSONForm.self, from: text)
         } catch {
             throw PuzzleInputError(code: "bad-json", message: "not a tilt JSON object: \(JSONErrorText.describe(error))", location: TextLocation(line: lineNumber))
         }

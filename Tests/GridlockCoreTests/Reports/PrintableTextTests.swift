@@ -1,6 +1,6 @@
 // Text from outside printed safely: control characters escaped, plain text untouched.
 
-import GridlockCore
+@testable import GridlockCore
 import Testing
 
 @Suite struct PrintableTextTests {
@@ -25,5 +25,24 @@ import Testing
         let lines = markdown.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[2] == "| a\\u{D}\\u{A}b\\|c\\u{1B} | 1 |")
+    }
+
+    @Test("an excerpt is at most 80 characters of the text, printable, with the whole length said")
+    func excerpts() {
+        #expect("short".excerpt() == "short")
+        #expect(String(repeating: "x", count: 80).excerpt() == String(repeating: "x", count: 80))
+        #expect(String(repeating: "x", count: 81).excerpt() == String(repeating: "x", count: 80) + "... (81 bytes in all)")
+        #expect("a\u{1B}b".excerpt(2) == "a\\u{1B}... (3 bytes in all)")
+    }
+
+    @Test("a JSON key given twice in one object is found; the same key in other objects, in strings or in arrays is not")
+    func duplicateJSONKeys() {
+        func first(_ text: String) -> String? { PuzzleJSON.firstDuplicateKey(in: Array(text.utf8)) }
+        #expect(first(#"{"width":6,"height":6,"width":7}"#) == "width")
+        #expect(first(#"{"a":{"x":1,"y":{"x":2},"x":3}}"#) == "x")
+        #expect(first(#"{"a":{"x":1},"b":{"x":2},"c":[{"x":1},{"x":2}]}"#) == nil)
+        #expect(first(#"{"a":"b","c":"{\"a\":1,\"a\":2}","d":["a","a"]}"#) == nil)
+        #expect(first(#"{"a\"":1,"a":2}"#) == nil)
+        #expect(first(#"{"a":1,"#) == nil)
     }
 }
