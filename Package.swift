@@ -170,7 +170,7 @@ let package = Package(
             dependencies: [
                 "gridlock", "ZeroMQ", "GridlockWire", "GridlockObservability", "GridlockCluster", "GridlockCore",
                 "GridlockDrawing", "PNGFile", "ImageFile",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

@@ -34,6 +34,19 @@ public final class PuzzleCollection: Sendable {
             return
         }
         queue = try DatabaseQueue(path: path)
+        // Another program's database (or a results database) is refused before anything is
+        // written to it: `collection add` wrote its table into any SQLite file and exited 0.
+        let tables: [String]
+        do {
+            tables = try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw ClusterError("\(path) is not a SQLite database, so not a puzzle collection: name another file")
+        }
+        guard tables.isEmpty || Set(tables) == ["puzzles", "grdb_migrations"] else {
+            throw ClusterError("\(path) is not a puzzle collection (its tables: \(tables.sorted().prefix(6).joined(separator: ", "))): name a collection, or a new file")
+        }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """

@@ -29,16 +29,17 @@ public final class ResultStore: Sendable {
     /// The opened file's identity, which `store` checks the path still has.
     private let identity: FileIdentity
 
-    /// Opens the database at `path`, creating it if need be; `readOnly` (for reports and exports)
-    /// neither creates nor switches its journal, and migrates only a database an older build
-    /// wrote: a report that raced a sink creating the file ran the migration twice and made the
-    /// sink fail at start.
+    /// Opens the database at `path`, creating it if need be. `readOnly` (for reports, exports,
+    /// comparisons and plots) never writes to the file: it is opened read-only, and a database
+    /// an older build wrote is migrated in a copy in memory, so the file is byte-identical
+    /// afterwards. (Reports used to migrate it in place: with a report racing a sink creating
+    /// the file, the migration ran twice and the sink failed at start.)
     public init(path: String, readOnly: Bool = false) throws {
         self.path = path
         do {
             var opened = try Self.open(path, readOnly: readOnly)
             if readOnly, try !opened.read(Self.migrator.hasCompletedMigrations) {
-                opened = try Self.open(path, readOnly: false)
+                opened = try Self.migratedCopy(of: opened)
             }
             queue = opened
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
@@ -75,17 +76,30 @@ public final class ResultStore: Sendable {
         return queue
     }
 
-    /// Refuses a database that holds tables but not Gridlock's, or, to read, none yet.
+    /// An older build's database, copied into memory and migrated there, for reading.
+    private static func migratedCopy(of source: DatabaseQueue) throws -> DatabaseQueue {
+        let copy = try DatabaseQueue()
+        try source.backup(to: copy)
+        try migrator.migrate(copy)
+        return copy
+    }
+
+    /// Refuses a database that holds tables but not Gridlock's, or, to read, none yet. Gridlock's
+    /// are told by their record of migrations (GRDB's `grdb_migrations`), every one of them
+    /// Gridlock's: tables merely named `results` and `batches` are another program's.
     private static func refuseForeign(_ queue: DatabaseQueue, path: String, readOnly: Bool) throws {
-        let tables = try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let (tables, migrations) = try queue.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            let migrations = tables.contains("grdb_migrations") ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+            return (tables, migrations)
         }
         if readOnly, tables.isEmpty {
             throw ClusterError("\(path) holds no results yet (no tables): is it the database a batch or a sink wrote?")
         }
-        guard tables.isEmpty || (tables.contains("results") && tables.contains("batches")) else {
-            throw ClusterError(
-                "\(path) is another program's database (its tables: \(tables.prefix(6).joined(separator: ", "))), not gridlock's results: name another file")
+        let ours = Set(migrator.migrations)
+        guard tables.isEmpty || (tables.contains("results") && tables.contains("batches") && migrations.contains("v1") && ours.isSuperset(of: migrations)) else {
+            let shown = tables.filter { $0 != "grdb_migrations" }.prefix(6).joined(separator: ", ")
+            throw ClusterError("\(path) is another program's database (its tables: \(shown)), not gridlock's results: name another file")
         }
     }
 

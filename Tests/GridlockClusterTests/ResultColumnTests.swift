@@ -98,6 +98,27 @@ import GridlockWire
         #expect(try String(contentsOfFile: text, encoding: .utf8).hasPrefix("not a database"))
     }
 
+    @Test("tables merely named results and batches, with no record of gridlock's migrations, are another program's: refused, the file untouched")
+    func lookalikeIsRefused() throws {
+        let other = Self.temporaryPath()
+        try DatabaseQueue(path: other).write { db in
+            try db.execute(sql: "CREATE TABLE results (id INTEGER); CREATE TABLE batches (id INTEGER)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        for readOnly in [true, false] {
+            #expect {
+                _ = try ResultStore(path: other, readOnly: readOnly)
+            } throws: { "\($0)".contains("another program's database (its tables: batches, results)") }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before, "readOnly: \(readOnly)")
+            #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
+        }
+        // A record of migrations that are not all gridlock's is another program's too.
+        try DatabaseQueue(path: other).write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1'), ('createInvoices')")
+        }
+        #expect(throws: (any Error).self) { _ = try ResultStore(path: other, readOnly: true) }
+    }
+
     /// A store holding the first `jobs` of StreamedReportTests' results, then changed by
     /// another program's SQL.
     static func store(jobs: Int, changedBy statements: [String]) throws -> ResultStore {

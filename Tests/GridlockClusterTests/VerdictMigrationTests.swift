@@ -8,8 +8,8 @@ import Testing
 @testable import GridlockCluster
 
 @Suite struct VerdictMigrationTests {
-    @Test("old rows get correct, wrong or unknown from their status and expected answer")
-    func oldRowsJudged() throws {
+    /// A database as a build before v3 wrote it, with four rows.
+    static func oldDatabase() throws -> String {
         let path = ResultColumnTests.temporaryPath()
         let old = try DatabaseQueue(path: path)
         try old.write { db in
@@ -41,9 +41,26 @@ import Testing
             }
         }
         try old.close()
-        let store = try ResultStore(path: path)
+        return path
+    }
+
+    @Test("old rows get correct, wrong or unknown from their status and expected answer")
+    func oldRowsJudged() throws {
+        let store = try ResultStore(path: try Self.oldDatabase())
         let verdicts = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT verdict FROM results ORDER BY job") }
         #expect(verdicts == ["correct", "wrong", "unknown", "correct"])
         #expect(try store.tally(batch: "old").wrong == 1)
+    }
+
+    @Test("read-only, an old database is read through a copy migrated in memory: the file is byte-identical, no journal left")
+    func oldDatabaseReadOnly() throws {
+        let path = try Self.oldDatabase()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let store = try ResultStore(path: path, readOnly: true)
+        #expect(try store.tally(batch: "old").wrong == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let migrations = try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(migrations == ["v1", "v2"])
     }
 }
