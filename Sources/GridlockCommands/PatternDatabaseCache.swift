@@ -2,7 +2,8 @@
 // to a cache file, read by every later solve and by each worker process.
 //
 //   $GRIDLOCK_CACHE, else $XDG_CACHE_HOME/gridlock, else ~/.cache/gridlock
-//     pdb-6-6-3-blank-first.bin   the header line, then 33,558,528 bytes of tables
+//     pdb-6-6-3-blank-first.bin   the header line (with the tables' checksum), then
+//                                 33,558,528 bytes of tables
 
 import ArgumentParser
 import Foundation
@@ -77,16 +78,25 @@ enum PatternDatabaseCache {
     /// The cached tables, checked to be the ones asked for (a file copied under another
     /// goal's name would bound the distance to the wrong goal), then mapped (`mapped`).
     static func load(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> TilePatternDatabase {
-        let (descriptor, header, count) = try openChecked(goal: goal, partition: partition)
+        try TilePatternDatabase(goal: goal, partition: partition, tables: try checkedTables(goal: goal, partition: partition))
+    }
+
+    /// The cached file's tables, mapped, once their checksum is the header's. `populate` reads
+    /// every page in as it maps (as a solve wants); `pdb list` maps without, so that the pages
+    /// it has checked can be dropped, and 550 MiB of 7-8 is not held at once.
+    static func checkedTables(goal: TileGoal, partition: TilePatternDatabase.Partition, populate: Bool = true) throws -> PatternTableBytes {
+        let (descriptor, header, count, checksum) = try openChecked(goal: goal, partition: partition)
         defer { close(descriptor) }
         let path = file(goal: goal, partition: partition).path
-        return try TilePatternDatabase(goal: goal, partition: partition, tables: try mapped(descriptor, path: path, skipping: header, count: count))
+        let tables = try mapped(descriptor, path: path, skipping: header, count: count, populate: populate)
+        try TilePatternDatabase.check(tables.withUnsafeBufferPointer { PatternTableChecksum.of(UnsafeRawBufferPointer($0)) }, against: checksum, file: path)
+        return tables
     }
 
     /// The cached file of these tables, open, if it is what it should be: a regular file whose
     /// header names this goal and partition, of exactly the header's and the tables' size.
     /// The caller closes the descriptor.
-    static func openChecked(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> (descriptor: Int32, header: Int, count: Int) {
+    static func openChecked(goal: TileGoal, partition: TilePatternDatabase.Partition) throws -> (descriptor: Int32, header: Int, count: Int, checksum: UInt64) {
         let path = file(goal: goal, partition: partition).path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw PuzzleInputError(code: "bad-pattern-database", message: "cannot open \(path): \(String(cString: strerror(errno)))") }
@@ -114,7 +124,7 @@ enum PatternDatabaseCache {
                 message: "\(path) is \(Int(status.st_size)) bytes; the \(partition.rawValue) tables of the \(goal.rawValue) goal make \(header.length + count)")
         }
         handedOver = true
-        return (descriptor, header.length, count)
+        return (descriptor, header.length, count, header.checksum)
     }
 
     /// The file's tables as a read-only shared mapping, every page read in at once
@@ -123,9 +133,9 @@ enum PatternDatabaseCache {
     /// job's time or peak memory pays for faulting them in. The loader writes a new file under a
     /// new name and renames it over the old one, so a mapped file never changes under a solve;
     /// a file cut short by hand while mapped would end the process (SIGBUS).
-    static func mapped(_ descriptor: Int32, path: String, skipping header: Int, count: Int) throws -> PatternTableBytes {
+    static func mapped(_ descriptor: Int32, path: String, skipping header: Int, count: Int, populate: Bool = true) throws -> PatternTableBytes {
         let length = header + count
-        let flags = MAP_SHARED | Int32(MAP_POPULATE)
+        let flags = MAP_SHARED | (populate ? Int32(MAP_POPULATE) : 0)
         guard let mapping = mmap(nil, length, PROT_READ, flags, descriptor, 0), mapping != MAP_FAILED else {
             throw PuzzleInputError(code: "bad-pattern-database", message: "cannot map \(path): \(String(cString: strerror(errno)))")
         }
@@ -220,7 +230,7 @@ struct PatternDatabaseListCommand: ParsableCommand {
             The cache folder, then a line per goal and partition: its file's size and its state. "in use" is \
             what idastar-pdb reads for that goal (7-8 where it is built and readable, else \
             6-6-3); "refused" cannot be used, and the lines below the table say why (cut \
-            short, another goal's, not a regular file); "not built" has no file, and "built on \
+            short, damaged (its checksum), another goal's, an older build's, not a regular file); "not built" has no file, and "built on \
             first use" (or "refused, rebuilt on use") is the 6-6-3 a solve will build. Run it on each machine of a cluster to \
             see what its workers will solve with.
 
@@ -245,7 +255,7 @@ struct PatternDatabaseListCommand: ParsableCommand {
                     if partition == .sixSixThree { inUse = true }
                 } else {
                     do {
-                        close(try PatternDatabaseCache.openChecked(goal: goal, partition: partition).descriptor)
+                        _ = try PatternDatabaseCache.checkedTables(goal: goal, partition: partition, populate: false)
                         // The loader reads 7-8, else 6-6-3; it never reads 5-5-5.
                         state = !inUse && partition != .fiveFiveFive ? "in use" : "readable"
                         if partition != .fiveFiveFive { inUse = true }

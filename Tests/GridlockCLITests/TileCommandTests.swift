@@ -1,6 +1,7 @@
 // Sliding tiles end to end: `solve`, `generate`, `bench` and `batch` on the real binary.
 
 import Foundation
+import GridlockCore
 import Testing
 
 @Suite("Tile commands", .serialized)
@@ -28,12 +29,15 @@ struct TileCommandTests {
                 && lines.dropFirst(2).first?.hasPrefix("idastar-md,,") == true, "\(csv.stdout)")
     }
 
+    /// The checksum of 6-6-3's 33,558,528 bytes, all zero.
+    static let zeroTablesChecksum = PatternTableChecksum.of([UInt8](repeating: 0, count: 33_558_528))
+
     /// A cache folder holding 6-6-3 tables for the blank-last goal that are all zeros (a sparse
     /// file: a bound of 0 is admissible, so solves stay exact, only slow), and the files given.
     static func zeroTableCache(_ extra: [String: [UInt8]] = [:]) throws -> URL {
         let directory = try BatchCommandTests.temporaryDirectory()
         let tables = directory.appendingPathComponent("pdb-6-6-3-blank-last.bin")
-        let header = Array("GLPDB1 6-6-3 blank-last\n".utf8)
+        let header = Array("GLPDB2 6-6-3 blank-last \(PatternTableChecksum.text(zeroTablesChecksum))\n".utf8)
         try Data(header).write(to: tables)
         let handle = try FileHandle(forWritingTo: tables)
         try handle.truncate(atOffset: UInt64(header.count + 33_558_528))
@@ -155,18 +159,18 @@ struct TileCommandTests {
 
     @Test("a 7-8 file of the wrong size is refused with its size, and the solve goes on with the 6-6-3 tables")
     func wrongSizedTablesFallBack() throws {
-        let cache = try Self.zeroTableCache(["pdb-7-8-blank-last.bin": Array("GLPDB1 7-8 blank-last\n0123".utf8)])
+        let cache = try Self.zeroTableCache(["pdb-7-8-blank-last.bin": Array("GLPDB2 7-8 blank-last 0000000000000000\n0123".utf8)])
         defer { try? FileManager.default.removeItem(at: cache) }
         let solve = try GridlockBinary.run(
             ["solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "--solver", "idastar-pdb"], environment: ["GRIDLOCK_CACHE": cache.path])
         #expect(solve.status == 0 && solve.stdout.contains("solved in 1 move"), "\(solve.stdout)\(solve.stderr)")
-        #expect(solve.stderr.contains("is 26 bytes") && solve.stderr.contains("using the 6-6-3 tables"), "\(solve.stderr)")
+        #expect(solve.stderr.contains("is 43 bytes") && solve.stderr.contains("using the 6-6-3 tables"), "\(solve.stderr)")
         // `pdb list` says the same: the 7-8 file refused and why, the 6-6-3 tables in use.
         let list = try GridlockBinary.run(["pdb", "list"], environment: ["GRIDLOCK_CACHE": cache.path])
         let lines = list.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
-        #expect(list.status == 0 && lines.contains("blank-last 7-8 26 B refused") && lines.contains("blank-last 6-6-3 32 MiB in use")
+        #expect(list.status == 0 && lines.contains("blank-last 7-8 43 B refused") && lines.contains("blank-last 6-6-3 32 MiB in use")
                 && lines.contains("blank-first 6-6-3 - built on first use"), "\(list.stdout)")
-        #expect(lines.contains { $0.hasPrefix("refused, blank-last 7-8:") && $0.contains("is 26 bytes") }, "\(list.stdout)")
+        #expect(lines.contains { $0.hasPrefix("refused, blank-last 7-8:") && $0.contains("is 43 bytes") }, "\(list.stdout)")
         // A file under another goal's name, through a symlink: its size is the file's, and the
         // 6-6-3 tables it stands for are refused, so a solve builds them again.
         try FileManager.default.createSymbolicLink(
@@ -175,6 +179,34 @@ struct TileCommandTests {
         let linked = try GridlockBinary.run(["pdb", "list"], environment: ["GRIDLOCK_CACHE": cache.path]).stdout
         #expect(linked.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
             .contains("blank-first 6-6-3 32 MiB refused, rebuilt on use"), "\(linked)")
+    }
+
+    @Test("cached tables with one byte raised, or of an older build with no checksum, are refused by their checksum and never used")
+    func damagedTablesAreRefused() throws {
+        let cache = try Self.zeroTableCache()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let path = cache.appendingPathComponent("pdb-6-6-3-blank-last.bin").path
+        func listed() throws -> [String] {
+            let list = try GridlockBinary.run(["pdb", "list"], environment: ["GRIDLOCK_CACHE": cache.path])
+            #expect(list.status == 0)
+            return list.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        }
+        #expect(try listed().contains("blank-last 6-6-3 32 MiB in use"))
+        // One byte of the tables raised, in place: the size and the header still right.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let header = Array("GLPDB2 6-6-3 blank-last \(PatternTableChecksum.text(Self.zeroTablesChecksum))\n".utf8).count
+        try handle.seek(toOffset: UInt64(header + 12_345_678))
+        handle.write(Data([1]))
+        try handle.close()
+        let damaged = try listed()
+        #expect(damaged.contains("blank-last 6-6-3 32 MiB refused, rebuilt on use"), "\(damaged)")
+        #expect(damaged.contains { $0.hasPrefix("refused, blank-last 6-6-3:") && $0.contains("is damaged: its tables' checksum is") }, "\(damaged)")
+        // The first form of the file had no checksum: refused too.
+        let old = "GLPDB1 6-6-3 blank-last\n"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes.replaceSubrange(0..<header, with: Data(old.utf8))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(try listed().contains { $0.hasPrefix("refused, blank-last 6-6-3:") && $0.contains("an older build's file, with no checksum") })
     }
 
     @Test("a line of numbers is a tile board; JSON has the shared keys and the iterations' bounds")

@@ -170,28 +170,47 @@ public struct TilePatternDatabase: Sendable {
     }
 
     /// The file form: the partition, the goal, then the tables.
+    /// The file form: a header line `GLPDB2 PARTITION GOAL CHECKSUM`, then the tables.
     public var serialized: [UInt8] {
-        Array("GLPDB1 \(partition.rawValue) \(goal.rawValue)\n".utf8) + storage.withUnsafeBufferPointer(Array.init)
+        storage.withUnsafeBufferPointer { tables in
+            let sum = PatternTableChecksum.of(UnsafeRawBufferPointer(tables))
+            return Array("GLPDB2 \(partition.rawValue) \(goal.rawValue) \(PatternTableChecksum.text(sum))\n".utf8) + Array(tables)
+        }
     }
 
     public init(serialized bytes: [UInt8]) throws(PuzzleInputError) {
         let header = try Self.header(of: bytes.prefix(64))
-        try self.init(goal: header.goal, partition: header.partition, storage: Array(bytes[header.length...]))
+        let tables = Array(bytes[header.length...])
+        try Self.check(PatternTableChecksum.of(tables), against: header.checksum, file: "the tables")
+        try self.init(goal: header.goal, partition: header.partition, storage: tables)
     }
 
-    /// The file form's header line: its partition and goal, and its length with the newline.
-    /// (Read apart from the tables, so that a loader copies the 550 MiB of 7-8 only once.)
-    public static func header(of prefix: some Collection<UInt8>) throws(PuzzleInputError) -> (partition: Partition, goal: TileGoal, length: Int) {
+    /// Throws unless the tables' checksum is the header's.
+    public static func check(_ sum: UInt64, against expected: UInt64, file: String) throws(PuzzleInputError) {
+        guard sum == expected else {
+            throw PuzzleInputError(
+                code: "bad-pattern-database",
+                message: "\(file) is damaged: its tables' checksum is \(PatternTableChecksum.text(sum)), its header says \(PatternTableChecksum.text(expected))")
+        }
+    }
+
+    /// The file form's header line: its partition, goal and checksum, and its length with the
+    /// newline. (Read apart from the tables, so that a loader copies the 550 MiB of 7-8 only
+    /// once.) A file of the first form, GLPDB1, has no checksum: refused, so it is built again.
+    public static func header(of prefix: some Collection<UInt8>) throws(PuzzleInputError) -> (partition: Partition, goal: TileGoal, checksum: UInt64, length: Int) {
         guard let newline = prefix.firstIndex(of: 0x0A) else {
             throw PuzzleInputError(code: "bad-pattern-database", message: "no header line")
         }
         let line = Array(prefix[..<newline])
         let header = String(decoding: line, as: UTF8.self).split(separator: " ")
-        guard header.count == 3, header[0] == "GLPDB1", let partition = Partition(rawValue: String(header[1])),
-              let goal = TileGoal(rawValue: String(header[2]))
-        else {
-            throw PuzzleInputError(code: "bad-pattern-database", message: "the header is not GLPDB1 PARTITION GOAL")
+        if header.first == "GLPDB1" {
+            throw PuzzleInputError(code: "bad-pattern-database", message: "an older build's file, with no checksum of its tables (GLPDB1)")
         }
-        return (partition, goal, line.count + 1)
+        guard header.count == 4, header[0] == "GLPDB2", let partition = Partition(rawValue: String(header[1])),
+              let goal = TileGoal(rawValue: String(header[2])), header[3].count == 16, let checksum = UInt64(header[3], radix: 16)
+        else {
+            throw PuzzleInputError(code: "bad-pattern-database", message: "the header is not GLPDB2 PARTITION GOAL CHECKSUM")
+        }
+        return (partition, goal, checksum, line.count + 1)
     }
 }
