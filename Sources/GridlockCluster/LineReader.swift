@@ -113,19 +113,6 @@ final class LineReader {
         }
     }
 
-    /// The next line, waiting for it as long as it takes: for callers with nothing else to do.
-    func nextBlocking() throws -> Line? {
-        while true {
-            switch try next() {
-            case .line(let line): return line
-            case .end: return nil
-            case .waiting:
-                var item = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&item, 1, 1_000)
-            }
-        }
-    }
-
     /// A line as read, or the start of one over the limit.
     private func makeLine(_ bytes: ArraySlice<UInt8>) -> Line {
         number += 1
@@ -138,7 +125,10 @@ final class LineReader {
     /// Whether a read now would not block: data, the end, or an error to report.
     private func hasInput() -> Bool {
         var item = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&item, 1, 0) != 0
+        let ready = poll(&item, 1, 0)
+        // An interrupted poll is asked again by the caller's loop; any other failure is for
+        // read to report.
+        return ready > 0 || (ready < 0 && errno != EINTR)
     }
 
     /// Reads one block; returns the bytes read.

@@ -76,9 +76,13 @@ public final class ResultStore: Sendable {
         return queue
     }
 
-    /// An older build's database, copied into memory and migrated there, for reading.
+    /// An older build's database, copied and migrated for reading: into a temporary file, not
+    /// memory, since a results database may be gigabytes. The copy's name is removed at once;
+    /// the open connection keeps it until the store is gone.
     private static func migratedCopy(of source: DatabaseQueue) throws -> DatabaseQueue {
-        let copy = try DatabaseQueue()
+        let path = NSTemporaryDirectory() + "gridlock-read-\(getpid())-\(UUID().uuidString.prefix(8)).sqlite"
+        let copy = try DatabaseQueue(path: path)
+        defer { unlink(path) }
         try source.backup(to: copy)
         try migrator.migrate(copy)
         return copy
@@ -97,6 +101,10 @@ public final class ResultStore: Sendable {
             throw ClusterError("\(path) holds no results yet (no tables): is it the database a batch or a sink wrote?")
         }
         let ours = Set(migrator.migrations)
+        let unknown = Set(migrations).subtracting(ours)
+        if migrations.contains("v1"), !unknown.isEmpty, unknown.allSatisfy({ $0.hasPrefix("v") && Int($0.dropFirst()) != nil }) {
+            throw ClusterError("\(path) was written by a newer gridlock (schema \(unknown.sorted().joined(separator: ", ")), which this build does not know): read it with that build")
+        }
         guard tables.isEmpty || (tables.contains("results") && tables.contains("batches") && migrations.contains("v1") && ours.isSuperset(of: migrations)) else {
             let shown = tables.filter { $0 != "grdb_migrations" }.prefix(6).joined(separator: ", ")
             throw ClusterError("\(path) is another program's database (its tables: \(shown)), not gridlock's results: name another file")

@@ -6,10 +6,11 @@
 import GridlockCore
 
 enum ArgumentCheck {
-    /// Why these arguments (without the program's name) are refused, or nil.
-    static func refusal(_ arguments: [String], commands: [String]) -> String? {
-        if arguments.count >= 2, arguments[0] == "help", !commands.contains(arguments[1]) {
-            return "no command '\(arguments[1].excerpt())'; the commands are \(commands.joined(separator: ", "))"
+    /// Why these arguments (without the program's name) are refused, or nil. `known` are the
+    /// commands `help` takes (hidden ones too), `shown` those a refusal lists.
+    static func refusal(_ arguments: [String], known: [String], shown: [String]) -> String? {
+        if arguments.count >= 2, arguments[0] == "help", !known.contains(arguments[1]) {
+            return "no command '\(arguments[1].excerpt())'; the commands are \(shown.joined(separator: ", "))"
         }
         let optionsEnd = arguments.firstIndex(of: "--") ?? arguments.endIndex
         if let puzzle = arguments[..<optionsEnd].first(where: looksLikePuzzle) {

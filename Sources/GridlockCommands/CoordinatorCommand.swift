@@ -93,6 +93,7 @@ struct CoordinatorCommand: ParsableCommand {
     private func runCoordinator(_ log: Logger) throws {
         let file = try config.load()
         let sinkEndpoint = try ConfigFile.require(sink, file, "sink.endpoint", flag: "--sink")
+        try KeyOptions.checkPorts([sinkEndpoint])
         if journal != nil {
             log.notice("--journal is no longer needed and is ignored: the sink's database says what is stored, by fingerprint")
         }

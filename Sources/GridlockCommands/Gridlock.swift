@@ -24,7 +24,8 @@ public struct Gridlock: ParsableCommand {
         unblockStopSignals()
         PatternDatabaseCache.installLoader()
         SolverPaths.install(environment: ProcessInfo.processInfo.environment)
-        if let refusal = ArgumentCheck.refusal(Array(CommandLine.arguments.dropFirst()), commands: configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }) {
+        if let refusal = ArgumentCheck.refusal(Array(CommandLine.arguments.dropFirst()), known: configuration.subcommands.map { $0._commandName } + ["help"],
+            shown: configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }) {
             FileHandle.standardError.write(Data("Error: \(refusal)\n".utf8))
             exit(withError: ExitCode.validationFailure)
         }

@@ -122,7 +122,7 @@ struct KeyOptions: ParsableArguments {
     /// The role's protection, and what to warn of: with none, an endpoint it binds or reaches
     /// that is not on this machine; loose modes on secret files.
     func load(_ file: ClusterConfig, role: ClusterRole, endpoints: [String]) throws -> (RoleSecurity, warnings: [String]) {
-        for endpoint in endpoints { if let problem = Endpoint.problem(endpoint) { throw ValidationError(problem) } }
+        try Self.checkPorts(endpoints)
         let environment = ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         let directory = keys ?? environment ?? file.string("cluster.keys")
         let sharedKeyFile = keyFile ?? file.string("cluster.key_file")
@@ -150,6 +150,11 @@ struct KeyOptions: ParsableArguments {
         var warnings = remote.first.map { ["\($0) is open to other machines with a --key-file: frames are tagged but not encrypted; --keys (CURVE) encrypts them"] } ?? []
         let key = try Self.readSharedKey(path, warnings: &warnings)
         return (.sharedKey(key), warnings)
+    }
+
+    /// Refuses an endpoint whose TCP port is out of range (Endpoint.problem), as a usage error.
+    static func checkPorts(_ endpoints: [String]) throws {
+        for endpoint in endpoints { if let problem = Endpoint.problem(endpoint) { throw ValidationError(problem) } }
     }
 
     static func readSharedKey(_ path: String, warnings: inout [String]) throws -> ClusterKey {

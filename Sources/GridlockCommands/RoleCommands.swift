@@ -230,6 +230,7 @@ struct SinkCommand: ParsableCommand {
     private func runSink(_ log: Logger) throws {
         let file = try config.load()
         let endpoint = try ConfigFile.require(coordinator, file, "coordinator.endpoint", flag: "--coordinator")
+        try KeyOptions.checkPorts([endpoint])
         let bind = self.bind ?? file.string("sink.bind") ?? "tcp://127.0.0.1:5556"
         let (security, warnings) = try self.key.load(file, role: .sink, endpoints: [bind])
         for warning in warnings { log.warning("\(warning)") }

@@ -40,6 +40,8 @@ struct SmallNonsenseTests {
         try Self.refused(
             ["coordinator", "--batch", "b", "--bind", "tcp://127.0.0.1:99999", "--sink", "tcp://127.0.0.1:5", "data/samples/unblockme.txt"],
             "tcp://127.0.0.1:99999: the port must be from 1 to 65535")
+        try Self.refused(
+            ["coordinator", "--batch", "b", "--sink", "tcp://127.0.0.1:70000", "data/samples/unblockme.txt"], "tcp://127.0.0.1:70000: the port must be")
         try Self.refused(["sink", "--bind", "tcp://127.0.0.1", "--coordinator", "tcp://127.0.0.1:5", "--db", "/nonexistent/r.sqlite"], "tcp://127.0.0.1 has no port")
     }
 
@@ -51,6 +53,7 @@ struct SmallNonsenseTests {
         let given = try GridlockBinary.run(["solve", "--format", "json", "--", unsolvable])
         #expect(given.stdout.contains("\"source\""), "\(given.stdout) \(given.stderr)")
         #expect(try GridlockBinary.run(["help", "solve"]).status == 0)
+        #expect(try GridlockBinary.run(["help", "help"]).status == 0)
     }
 
     @Test("compare with the same batch of the same file twice (through a link too) is refused")

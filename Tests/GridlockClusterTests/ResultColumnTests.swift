@@ -117,6 +117,13 @@ import GridlockWire
             try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1'), ('createInvoices')")
         }
         #expect(throws: (any Error).self) { _ = try ResultStore(path: other, readOnly: true) }
+        // One of a newer gridlock's is said as such, not as another program's.
+        let newer = Self.temporaryPath()
+        _ = try ResultStore(path: newer)
+        try DatabaseQueue(path: newer).write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')") }
+        #expect {
+            _ = try ResultStore(path: newer, readOnly: true)
+        } throws: { "\($0)".contains("was written by a newer gridlock (schema v99, which this build does not know)") }
     }
 
     /// A store holding the first `jobs` of StreamedReportTests' results, then changed by

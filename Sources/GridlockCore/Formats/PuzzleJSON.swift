@@ -36,9 +36,12 @@ enum PuzzleJSON {
                     index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 let string = bytes[start..<min(index, bytes.count)]
-                if let last = open.last, last.isObject, last.keyNext {
-                    open[open.count - 1].keyNext = false
-                    if !open[open.count - 1].keys.insert(string).inserted { return String(decoding: string, as: UTF8.self) }
+                // Through the index, never a copy of the entry: a copy held while inserting would
+                // make each insert copy the whole set of keys, quadratic in a hostile object's.
+                let top = open.count - 1
+                if top >= 0, open[top].isObject, open[top].keyNext {
+                    open[top].keyNext = false
+                    if !open[top].keys.insert(string).inserted { return String(decoding: string, as: UTF8.self) }
                 }
             default: break
             }

@@ -20,12 +20,15 @@ extension String {
 }
 
 extension StringProtocol {
-    /// At most `limit` characters of this text, printable (`printable`): what an error quotes
-    /// from its input, so that a bad 1 MB line is shown as a glimpse of it, never echoed whole.
+    /// At most `limit` Unicode scalars of this text, printable (`printable`): what an error
+    /// quotes from its input, so that a bad 1 MB line is shown as a glimpse of it, never echoed
+    /// whole. Scalars, not Characters: one Character can be "e" and a megabyte of accents.
     public func excerpt(_ limit: Int = 80) -> String {
-        let head = prefix(limit + 1)
+        let head = unicodeScalars.prefix(limit + 1)
         guard head.count > limit else { return String(self).printable }
-        return String(head.dropLast()).printable + "... (\(utf8.count) bytes in all)"
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: head.dropLast())
+        return String(kept).printable + "... (\(utf8.count) bytes in all)"
     }
 }
 

@@ -169,7 +169,6 @@ public struct TilePatternDatabase: Sendable {
         return table
     }
 
-    /// The file form: the partition, the goal, then the tables.
     /// The file form: a header line `GLPDB2 PARTITION GOAL CHECKSUM`, then the tables.
     public var serialized: [UInt8] {
         storage.withUnsafeBufferPointer { tables in
@@ -181,7 +180,7 @@ public struct TilePatternDatabase: Sendable {
     public init(serialized bytes: [UInt8]) throws(PuzzleInputError) {
         let header = try Self.header(of: bytes.prefix(64))
         let tables = Array(bytes[header.length...])
-        try Self.check(PatternTableChecksum.of(tables), against: header.checksum, file: "the tables")
+        try Self.check(PatternTableChecksum.of(tables), against: header.checksum, file: "the file")
         try self.init(goal: header.goal, partition: header.partition, storage: tables)
     }
 

@@ -33,6 +33,9 @@ import Testing
         #expect(String(repeating: "x", count: 80).excerpt() == String(repeating: "x", count: 80))
         #expect(String(repeating: "x", count: 81).excerpt() == String(repeating: "x", count: 80) + "... (81 bytes in all)")
         #expect("a\u{1B}b".excerpt(2) == "a\\u{1B}... (3 bytes in all)")
+        // One Character of a letter and 100,000 combining accents is still cut.
+        let accents = "e" + String(repeating: "\u{301}", count: 100_000)
+        #expect(accents.count == 1 && accents.excerpt().utf8.count < 200)
     }
 
     @Test("a JSON key given twice in one object is found; the same key in other objects, in strings or in arrays is not")
