@@ -199,7 +199,7 @@ struct PatternDatabaseBuildCommand: ParsableCommand {
             has it mapped would read the new bytes, or die (SIGBUS) if the file got shorter.
 
             Example:
-              gridlock pdb build --goal blank-first   # (slow: half a minute to two minutes)
+              gridlock pdb build --goal blank-first   # (slow: about a minute)
             """
     )
 
