@@ -31,7 +31,7 @@ public struct ClusterConfig: Sendable, Hashable {
         "coordinator.bind", "coordinator.endpoint", "sink.bind", "sink.endpoint", "sink.database",
         "worker.processes", "worker.window", "worker.heartbeat_ms", "coordinator.silence_limit_s",
         "coordinator.store_timeout_s", "coordinator.sink_silence_s", "coordinator.attempts", "job.timeout_s", "job.time_limit_s", "job.memory_limit", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.metrics", "worker.coordinator_silence_s",
-        "worker.sink_silence_s",
+        "worker.sink_silence_s", "cluster.insecure",
     ]).union(repeatableKeys)
 
     /// Keys that may be given on several lines, each a value of its own, in order: the outside
@@ -93,6 +93,9 @@ public struct ClusterConfig: Sendable, Hashable {
                     throw Problem(file: file, line: index + 1, message: "`\(parts[0])` must be a whole number, not `\(parts[1].printable)`")
                 }
             }
+            if parts[0] == "cluster.insecure", Bool(parts[1]) == nil {
+                throw Problem(file: file, line: index + 1, message: "`cluster.insecure` is `true` or `false`, not `\(parts[1].printable)`")
+            }
             if repeatableKeys.contains(parts[0]) {
                 do {
                     _ = try ExternalSolver.parse(parts[1])
@@ -112,5 +115,6 @@ public struct ClusterConfig: Sendable, Hashable {
 
     public func string(_ key: String) -> String? { values[key] }
     public func double(_ key: String) -> Double? { values[key].flatMap(Double.init) }
+    public func bool(_ key: String) -> Bool? { values[key].flatMap(Bool.init) }
     public func int(_ key: String) -> Int? { values[key].flatMap { Double($0) }.map { Int($0) } }
 }

@@ -32,7 +32,7 @@ public enum SimulatedWorkers {
             self.times = times
         }
 
-        public var security: WireSecurity { curve != nil ? .curve : key != nil ? .sharedKey : .none }
+        public var security: WireSecurity { curve != nil ? .curve : key != nil ? .sharedKey : .insecure }
     }
 
     public struct Outcome: Sendable, Hashable {

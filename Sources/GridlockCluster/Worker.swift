@@ -255,17 +255,14 @@ enum SilenceNotice {
 /// Names each monitor's inproc endpoint apart: tests run several workers in one process.
 private let monitors = Atomic<Int>(0)
 
-/// How a role's wire is protected, for what it says when nothing gets through.
-public enum WireSecurity: Sendable, Hashable {
-    case none, sharedKey, curve
-
+extension WireSecurity {
     /// The question a worker that hears nothing asks about its keys.
     public var mismatchQuestion: String { mismatchQuestion(about: "coordinator") }
 
     /// The same question about `peer`, the coordinator or the sink.
     public func mismatchQuestion(about peer: String) -> String {
         switch self {
-        case .none: "does the \(peer) need --keys or a --key-file"
+        case .insecure: "does the \(peer) need --keys or a --key-file"
         case .sharedKey: "does the \(peer) hold this --key-file"
         case .curve: "are the \(peer)'s --keys from the same `keys generate` as this worker's"
         }
@@ -273,5 +270,5 @@ public enum WireSecurity: Sendable, Hashable {
 }
 
 extension Worker.Configuration {
-    public var security: WireSecurity { curve != nil ? .curve : key != nil ? .sharedKey : .none }
+    public var security: WireSecurity { curve != nil ? .curve : key != nil ? .sharedKey : .insecure }
 }

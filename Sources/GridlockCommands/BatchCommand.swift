@@ -104,7 +104,7 @@ struct BatchCommand: ParsableCommand {
                 cpus: placement.plan(workers: workers))
             do {
                 store = try ResultStore(path: db)
-                let recipe = jobOptions.recipe(files: files, workers: workers, placement: placement, memoryBudget: memoryBudget, versions: true)
+                let recipe = jobOptions.recipe(files: files, workers: workers, placement: placement, memoryBudget: memoryBudget, versions: true, security: .sharedKey)
                 try store.record(jobOptions.environment(batch: name, specification: specification, recipe: recipe))
             } catch {
                 pool.stop(signal: SIGTERM)

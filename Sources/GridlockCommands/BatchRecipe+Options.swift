@@ -35,7 +35,7 @@ extension JobOptions {
     /// (only where the solvers run: `batch`, not a coordinator).
     func recipe(
         files: [String], workers: Int = 0, placement: PinOptions? = nil, memoryBudget: MemoryBudgetOption? = nil,
-        file: ClusterConfig = ClusterConfig(), versions: Bool = false
+        file: ClusterConfig = ClusterConfig(), versions: Bool = false, security: WireSecurity
     ) -> BatchRecipe {
         var options = recipeOptions(file: file)
         if workers > 0 { options += ["--workers", "\(workers)"] }
@@ -52,7 +52,8 @@ extension JobOptions {
         }
         return BatchRecipe(
             options: options, files: files.map { $0 == "-" || $0.hasPrefix("/") ? $0 : working + "/" + $0 }, outsideSolvers: outside,
-            workers: workers, pinning: pinning, paired: paired, repeats: repeats, loadAtStart: MachineRecord.currentLoad()
+            workers: workers, pinning: pinning, paired: paired, repeats: repeats, loadAtStart: MachineRecord.currentLoad(),
+            security: security
         ).bounded()
     }
 }

@@ -23,7 +23,7 @@ struct CoordinatorCommand: ParsableCommand {
 
             Example:
               gridlock coordinator data/rushhour/rush_18k.txt --batch big \\
-                --bind tcp://*:5555 --sink tcp://sink:5556
+                --bind tcp://*:5555 --sink tcp://sink:5556 --keys cluster-keys
 
             Exit status, once every job is stored (from the sink's acknowledgements): 0 every job \
             solved or proved unsolvable; 1 some record could not be read (invalid input), or the \
@@ -119,7 +119,7 @@ struct CoordinatorCommand: ParsableCommand {
         machine.paired = jobOptions.paired
         machine.jobsPerRecord = jobOptions.jobsPerRecord
         machine.servingSolverDigests = specification.servingSolverDigests
-        machine.record = jobOptions.environment(batch: batch, specification: specification, recipe: jobOptions.recipe(files: files, file: file)).record
+        machine.record = jobOptions.environment(batch: batch, specification: specification, recipe: jobOptions.recipe(files: files, file: file, security: security.wire)).record
         machine.currentLoad = { MachineRecord.currentLoad() }
         var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint }, machine: machine)
         configuration.log = { log.warning("\($0)") }

@@ -107,17 +107,31 @@ enum RoleSecurity {
     var curve: RoleKeys? {
         if case .curve(let keys) = self { keys } else { nil }
     }
+
+    /// What the batch's record says of it.
+    var wire: WireSecurity {
+        switch self {
+        case .none: .insecure
+        case .sharedKey: .sharedKey
+        case .curve: .curve
+        }
+    }
 }
 
-/// `--keys` and `--key-file`, for the coordinator, the sink and the workers.
+/// `--keys`, `--key-file` and `--insecure`, for the coordinator, the sink and the workers. Keys
+/// are on by default (issue 48): a role given neither refuses to start, because without them
+/// any local process can forge stored acknowledgements and results, or pose as the sink.
 struct KeyOptions: ParsableArguments {
     static let environmentVariable = "GRIDLOCK_KEYS"
 
     @Option(help: "A key directory from `gridlock keys generate` (config: cluster.keys; environment: GRIDLOCK_KEYS): CURVE, every connection encrypted, and only the listed keys admitted.")
     var keys: String?
 
-    @Option(help: "A shared cluster key from `gridlock key` (config: cluster.key_file): frames tagged, not encrypted, for one trusted network. Without --keys or this, any process that reaches the ports can pose as the sink, take jobs and answer them wrongly, or store results for jobs it was never given.")
+    @Option(help: "A shared cluster key from `gridlock key` (config: cluster.key_file): frames tagged, not encrypted, for one trusted network. A role given neither this nor --keys refuses to start, unless --insecure.")
     var keyFile: String?
+
+    @Flag(help: "Run with no keys (config: cluster.insecure = true): any process that reaches the ports can take jobs, forge results and acknowledgements, or pose as a role. Said at start and kept in the batch's record. For a throw-away test on one machine; `gridlock batch` needs none of this.")
+    var insecure = false
 
     /// The role's protection, and what to warn of: with none, an endpoint it binds or reaches
     /// that is not on this machine; loose modes on secret files.
@@ -126,6 +140,11 @@ struct KeyOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         let directory = keys ?? environment ?? file.string("cluster.keys")
         let sharedKeyFile = keyFile ?? file.string("cluster.key_file")
+        // Keys given anywhere win over the config's `cluster.insecure`: a config file never
+        // weakens a role; --insecure beside them is a contradiction, refused.
+        if self.insecure, directory != nil || sharedKeyFile != nil {
+            throw ValidationError("--insecure, yet \(directory != nil ? "keys (--keys, GRIDLOCK_KEYS or cluster.keys)" : "a key file (--key-file or cluster.key_file)") given: give one or the other")
+        }
         if let directory {
             guard sharedKeyFile == nil else {
                 throw ValidationError("give --keys (CURVE) or --key-file (a shared key), not both")
@@ -139,17 +158,32 @@ struct KeyOptions: ParsableArguments {
             return (.curve(keys), keys.warnings)
         }
         let remote = endpoints.filter { !Endpoint.isOnThisMachine($0) }
+        let insecure = self.insecure || file.bool("cluster.insecure") == true
         guard let path = sharedKeyFile else {
-            let warning = remote.first.map { exposed in
-                "WARNING: \(exposed) is open to other machines with no --keys: any process that reaches it can take jobs, answer "
-                    + "them wrongly or pose as a role, and frames cross the network unencrypted (`gridlock keys generate DIR`, then "
-                    + "--keys DIR for every role)"
-            }
-            return (.none, warning.map { [$0] } ?? [])
+            guard insecure else { throw ValidationError(Self.noKeys(role: role)) }
+            let exposure = remote.first.map { "\($0) is open to other machines, frames cross the network unencrypted, and any process that reaches it" }
+                ?? "any process on this machine"
+            return (.none, ["WARNING: --insecure, no keys: \(exposure) can take jobs, forge results and acknowledgements, or pose as a role "
+                + "(`gridlock keys generate DIR`, then --keys DIR for every role)"])
         }
         var warnings = remote.first.map { ["\($0) is open to other machines with a --key-file: frames are tagged but not encrypted; --keys (CURVE) encrypts them"] } ?? []
         let key = try Self.readSharedKey(path, warnings: &warnings)
         return (.sharedKey(key), warnings)
+    }
+
+    /// The refusal of a role started with no keys: what it guards against, and the commands that
+    /// fix it.
+    static func noKeys(role: ClusterRole) -> String {
+        """
+        the \(role.rawValue) needs keys: without them any process that reaches its ports can forge results or pose as a role. \
+        Either CURVE keys (copy the directory to every machine; every role the same --keys):
+          gridlock keys generate cluster-keys
+          gridlock \(role.rawValue) --keys cluster-keys ...
+        or, on one trusted network, a shared key file:
+          gridlock key cluster.key
+          gridlock \(role.rawValue) --key-file cluster.key ...
+        or, for a throw-away test on this machine: --insecure (said at start and in the batch's record)
+        """
     }
 
     /// Refuses an endpoint whose TCP port is out of range (Endpoint.problem), as a usage error.

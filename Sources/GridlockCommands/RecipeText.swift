@@ -21,6 +21,7 @@ enum RecipeText {
         guard let recipe = batch.recipe else { return ["  (recorded before batches kept their recipe: `gridlock rerun` cannot repeat it)"] }
         var lines = ["  command: " + commandLine(recipe)]
         lines.append("  measured: " + measurement(recipe, cores: batch.cores))
+        if let security = recipe.security { lines.append("  wire: " + security.summary) }
         for solver in recipe.outsideSolvers {
             lines.append("  outside solver \(solver.kind):\(solver.name)\(solver.serving ? " (serving)" : ""): \(solver.command); version: \(solver.version ?? "none printed")")
         }

@@ -19,10 +19,12 @@ struct WorkerCommand: ParsableCommand {
         discussion: """
             Example (one machine per role):
               gridlock worker --coordinator tcp://coordinator:5555 \\
-                  --sink tcp://sink:5556 --workers 8
+                  --sink tcp://sink:5556 --keys cluster-keys --workers 8
 
             --memory-budget is shared: each of the --workers gets an equal part of it for its \
-            searches. With a cluster key (--key-file), only workers that hold it are handed jobs.
+            searches. Keys are required (--keys from `gridlock keys generate`, or --key-file \
+            from `gridlock key`): only workers that hold them are handed jobs. --insecure runs \
+            without, for a throw-away test on one machine.
             """
     )
 
@@ -113,6 +115,7 @@ struct WorkerCommand: ParsableCommand {
             if let path = config.config { flags += ["--config", path] }
             if let path = key.keyFile { flags += ["--key-file", path] }
             if let directory = key.keys { flags += ["--keys", directory] }
+            if key.insecure { flags.append("--insecure") }
             if exitWhenDrained { flags.append("--exit-when-drained") }
             flags += external.flags
             for goal in tables { flags += ["--tables", goal.rawValue] }
@@ -201,7 +204,7 @@ struct SinkCommand: ParsableCommand {
         discussion: """
             Example:
               gridlock sink --bind tcp://*:5556 --coordinator tcp://coordinator:5555 \\
-                  --db results.sqlite
+                  --keys cluster-keys --db results.sqlite
             """
     )
 

@@ -20,11 +20,13 @@ struct SimulateWorkersCommand: ParsableCommand {
             sink rather than this process. It exits when the coordinator says the batch is done.
 
             Example (scripts/bench-cluster does all of this and measures each role):
+              gridlock keys generate load-keys
               gridlock sink --bind ipc:///tmp/r --coordinator ipc:///tmp/j \\
-                  --db load.sqlite &
+                  --keys load-keys --db load.sqlite &
               gridlock simulate-workers --coordinator ipc:///tmp/j \\
-                  --sink ipc:///tmp/r --workers 100 &
-              gridlock coordinator trivial.txt --bind ipc:///tmp/j --sink ipc:///tmp/r
+                  --sink ipc:///tmp/r --keys load-keys --workers 100 &
+              gridlock coordinator trivial.txt --bind ipc:///tmp/j \\
+                  --sink ipc:///tmp/r --keys load-keys
             """
     )
 

@@ -23,10 +23,12 @@ public struct BatchRecipe: Sendable, Hashable, Codable {
     /// cluster) when it started and when its last job was stored; nil until then.
     public var loadAtStart: Double
     public var loadAtEnd: Double?
+    /// How the wire was protected; nil in records from before it was kept.
+    public var security: WireSecurity?
 
     public init(
         options: [String], files: [String], outsideSolvers: [OutsideSolverRecord], workers: Int, pinning: String?, paired: Bool, repeats: Int,
-        loadAtStart: Double, loadAtEnd: Double? = nil
+        loadAtStart: Double, loadAtEnd: Double? = nil, security: WireSecurity? = nil
     ) {
         self.options = options
         self.files = files
@@ -37,6 +39,7 @@ public struct BatchRecipe: Sendable, Hashable, Codable {
         self.repeats = repeats
         self.loadAtStart = loadAtStart
         self.loadAtEnd = loadAtEnd
+        self.security = security
     }
 
     /// The most a recipe's texts may hold together on the wire: room for a few hundred file
@@ -97,6 +100,7 @@ extension BatchRecipe {
         writer.double(loadAtStart)
         writer.bool(loadAtEnd != nil)
         if let loadAtEnd { writer.double(loadAtEnd) }
+        writer.byte(security?.wireCode ?? 0)
     }
 
     /// Bounded whoever sends it: at most `maximumEntries` texts a list, each at most
@@ -121,6 +125,9 @@ extension BatchRecipe {
         repeats = try reader.int()
         loadAtStart = try reader.double()
         loadAtEnd = try reader.bool() ? try reader.double() : nil
+        let securityCode = try reader.byte()
+        guard securityCode == 0 || WireSecurity(wireCode: securityCode) != nil else { throw .malformed("wire security") }
+        security = WireSecurity(wireCode: securityCode)
         guard workers >= 0, (1...1_000).contains(repeats) else { throw .malformed("recipe counts") }
         for load in [loadAtStart, loadAtEnd ?? 0] where !(load.isFinite && load >= 0) { throw .malformed("load average") }
     }

@@ -27,7 +27,8 @@
 // ended early, if it did (version 7: outside solvers). A worker describes its machine to the
 // sink, and a result carries what the worker held idle (version 8). A coordinator tells the
 // sink of its batch: its start, its solvers and its limits (version 9), and what it takes to run
-// it again, while a worker says which code path it runs, its CPU's clock and SMT (version 10). Heartbeats list
+// it again, while a worker says which code path it runs, its CPU's clock and SMT (version 10); the record says how the wire was protected (version
+// 11). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -35,7 +36,7 @@
 @_exported import GridlockKinds
 
 public enum WireProtocol {
-    public static let version: UInt8 = 10
+    public static let version: UInt8 = 11
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.

@@ -10,6 +10,9 @@ final class ClusterHarness {
     let results: String
     let database: String
     let journal: String
+    /// A shared cluster key every role is given unless a test gives its own (--keys,
+    /// --key-file) or --insecure: the roles refuse to start with no keys.
+    let keyFile: String
     var sink: Process?
     var coordinator: Process?
     var workers: [Process] = []
@@ -20,6 +23,14 @@ final class ClusterHarness {
         results = "ipc://\(directory.path)/results"
         database = directory.appendingPathComponent("results.sqlite").path
         journal = directory.appendingPathComponent("coordinator.journal").path
+        keyFile = directory.appendingPathComponent("harness.key").path
+        let digits = (0..<32).map { _ in String(Int.random(in: 0..<16), radix: 16) }.joined()
+        _ = FileManager.default.createFile(atPath: keyFile, contents: Data(digits.utf8), attributes: [.posixPermissions: 0o600])
+    }
+
+    /// The key flags for a role: the harness's shared key unless `extra` chooses.
+    func keyFlags(_ extra: [String]) -> [String] {
+        extra.contains { ["--keys", "--key-file", "--insecure"].contains($0) } ? [] : ["--key-file", keyFile]
     }
 
     deinit {
@@ -44,19 +55,19 @@ final class ClusterHarness {
     }
 
     func startSink(extra: [String] = [], errorLog: URL? = nil) throws {
-        sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database] + extra, errorLog: errorLog)
+        sink = try GridlockBinary.start(["sink", "--bind", results, "--coordinator", jobs, "--db", database] + keyFlags(extra) + extra, errorLog: errorLog)
     }
 
     func startCoordinator(_ file: String, extra: [String] = [], errorLog: URL? = nil) throws {
         coordinator = try GridlockBinary.start([
             "coordinator", file, "--batch", "test", "--bind", jobs, "--sink", results, "--journal", journal,
-        ] + extra, errorLog: errorLog)
+        ] + keyFlags(extra) + extra, errorLog: errorLog)
     }
 
     func startWorkers(_ count: Int, extra: [String] = [], environment: [String: String] = [:], errorLog: URL? = nil) throws {
         for _ in 0..<count {
             workers.append(try GridlockBinary.start(
-                ["worker", "--coordinator", jobs, "--sink", results, "--exit-when-drained"] + extra, environment: environment,
+                ["worker", "--coordinator", jobs, "--sink", results, "--exit-when-drained"] + keyFlags(extra) + extra, environment: environment,
                 errorLog: errorLog))
         }
     }

@@ -35,7 +35,7 @@ struct ClusterReliabilityTests {
     func poolWorkerServesTheNextBatch() throws {
         let cluster = try ClusterHarness()
         try cluster.startSink()
-        cluster.workers.append(try GridlockBinary.start(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results]))
+        cluster.workers.append(try GridlockBinary.start(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--key-file", cluster.keyFile]))
         try cluster.startCoordinator(try cluster.write(try ClusterHarness.sample(count: 30), to: "first.txt"))
         try GridlockBinary.wait(cluster.coordinator!, seconds: 60)
         #expect(cluster.coordinator!.terminationStatus == 0)
@@ -44,7 +44,7 @@ struct ClusterReliabilityTests {
         let next = try cluster.write(try ClusterHarness.sample(count: 30, start: 500), to: "next.txt")
         cluster.coordinator = try GridlockBinary.start([
             "coordinator", next, "--batch", "next", "--bind", cluster.jobs, "--sink", cluster.results,
-            "--journal", cluster.directory.appendingPathComponent("next.journal").path,
+            "--journal", cluster.directory.appendingPathComponent("next.journal").path, "--key-file", cluster.keyFile,
         ])
         try GridlockBinary.wait(cluster.coordinator!, seconds: 30)
         #expect(cluster.coordinator!.terminationStatus == 0)
@@ -121,14 +121,14 @@ struct ClusterReliabilityTests {
         let started = Date()
         let log = cluster.directory.appendingPathComponent("worker.log")
         let worker = try GridlockBinary.start(
-            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "1"], errorLog: log)
+            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "1", "--insecure"], errorLog: log)
         // Without the rule the worker waits for ever: killed after 15 s, and the test fails.
         try GridlockBinary.wait(worker, seconds: 15)
         let stderr = try String(contentsOf: log, encoding: .utf8)
         #expect(worker.terminationStatus == 0)
         #expect(stderr.contains("nothing heard from the coordinator at \(cluster.jobs) for 1.0 s"), "\(stderr)")
         #expect(Date().timeIntervalSince(started) < 10)
-        let refused = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "-1"])
+        let refused = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "-1", "--insecure"])
         #expect(refused.status == 64)
     }
 
@@ -137,7 +137,7 @@ struct ClusterReliabilityTests {
         let cluster = try ClusterHarness()
         let log = cluster.directory.appendingPathComponent("worker.log")
         let worker = try GridlockBinary.start(
-            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "6"], errorLog: log)
+            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "6", "--insecure"], errorLog: log)
         try GridlockBinary.wait(worker, seconds: 20)
         let stderr = try String(contentsOf: log, encoding: .utf8)
         // Without the notice the first line about the coordinator is the one it leaves with, at 6 s.
@@ -150,7 +150,7 @@ struct ClusterReliabilityTests {
         let cluster = try ClusterHarness()
         let worker = Process()
         worker.executableURL = GridlockBinary.url
-        worker.arguments = ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results]
+        worker.arguments = ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--insecure"]
         // This test process poses as the supervisor; it stays alive, so only the pipe can tell.
         worker.environment = ProcessInfo.processInfo.environment.merging(["GRIDLOCK_SUPERVISOR_PID": "\(getpid())"]) { $1 }
         worker.standardError = FileHandle.nullDevice
@@ -191,7 +191,7 @@ struct ClusterReliabilityTests {
         try cluster.startCoordinator(try cluster.write(lines), extra: ["--key-file", key])
         let outsiderLog = cluster.directory.appendingPathComponent("outsider.log")
         let outsider = try GridlockBinary.start(
-            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "2"], errorLog: outsiderLog)
+            ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "2", "--insecure"], errorLog: outsiderLog)
         try GridlockBinary.wait(outsider, seconds: 15)
         #expect(try cluster.rows().isEmpty)
         let said = try String(contentsOf: outsiderLog, encoding: .utf8)
@@ -225,12 +225,12 @@ struct ClusterReliabilityTests {
         let input = try cluster.write(["00 ooooooooooooooooAAoooooooooooooooooo 5"])
         let started = Date()
         let run = try GridlockBinary.run([
-            "coordinator", input, "--batch", "nosink", "--bind", cluster.jobs, "--sink", cluster.results, "--sink-silence-limit", "2",
+            "coordinator", input, "--batch", "nosink", "--bind", cluster.jobs, "--sink", cluster.results, "--sink-silence-limit", "2", "--insecure",
         ])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(Date().timeIntervalSince(started) < 15)
         #expect(run.stderr.contains("no sink has said anything in 2 s") && run.stderr.contains(cluster.jobs) && run.stderr.contains(cluster.results), "\(run.stderr)")
-        let refused = try GridlockBinary.run(["coordinator", input, "--batch", "nosink", "--sink", cluster.results, "--sink-silence-limit", "-1"])
+        let refused = try GridlockBinary.run(["coordinator", input, "--batch", "nosink", "--sink", cluster.results, "--sink-silence-limit", "-1", "--insecure"])
         #expect(refused.status == 64 && refused.stderr.contains("--sink-silence-limit"), "\(refused.stderr)")
     }
 
@@ -239,7 +239,7 @@ struct ClusterReliabilityTests {
         let cluster = try ClusterHarness()
         let started = Date()
         let alone = try GridlockBinary.run([
-            "worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "0", "--sink-silence-limit", "6",
+            "worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "0", "--sink-silence-limit", "6", "--insecure",
         ])
         #expect(alone.status == 0 && Date().timeIntervalSince(started) < 20, "\(alone.stderr)")
         #expect(alone.stderr.contains("no connection to the sink at \(cluster.results) for 5 s, so results wait here"), "\(alone.stderr)")
@@ -270,7 +270,7 @@ struct ClusterReliabilityTests {
             "--sink-silence-limit", "6",
         ])
         #expect(unlisted.status == 0 && unlisted.stderr.contains("refused this worker's handshake"), "\(unlisted.stderr)")
-        let bad = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--sink-silence-limit=-1"])
+        let bad = try GridlockBinary.run(["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--sink-silence-limit=-1", "--insecure"])
         #expect(bad.status == 64 && bad.stderr.contains("--sink-silence-limit"), "\(bad.stderr)")
     }
 
@@ -279,7 +279,7 @@ struct ClusterReliabilityTests {
         let cluster = try ClusterHarness()
         let log = cluster.directory.appendingPathComponent("coordinator.log")
         let coordinator = try GridlockBinary.start(
-            ["coordinator", try cluster.write(["00 ooooooooooooooooAAoooooooooooooooooo 5"]), "--batch", "loopback", "--sink", cluster.results],
+            ["coordinator", try cluster.write(["00 ooooooooooooooooAAoooooooooooooooooo 5"]), "--batch", "loopback", "--sink", cluster.results, "--insecure"],
             errorLog: log)
         defer { kill(coordinator.processIdentifier, SIGKILL) }
         let deadline = Date(timeIntervalSinceNow: 20)

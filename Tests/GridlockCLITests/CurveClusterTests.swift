@@ -45,12 +45,12 @@ struct CurveClusterTests {
         #expect(both.status == 64 && both.stderr.contains("not both"), "\(both.stderr)")
     }
 
-    @Test("a role bound off this machine without keys warns at start-up, naming the endpoint; with keys it does not")
+    @Test("a role bound off this machine with --insecure warns at start-up, naming the endpoint; with keys it does not")
     func warnsWhenOpenWithoutKeys() throws {
         let directory = try BatchCommandTests.temporaryDirectory()
         let keys = directory.appendingPathComponent("keys").path
         #expect(try GridlockBinary.run(["keys", "generate", keys]).status == 0)
-        for (extra, warned) in [([String](), true), (["--keys", keys], false)] {
+        for (extra, warned) in [(["--insecure"], true), (["--keys", keys], false)] {
             let log = directory.appendingPathComponent("sink-\(warned).log")
             let sink = try GridlockBinary.start(
                 ["sink", "--bind", "tcp://*:*", "--coordinator", "ipc://\(directory.path)/none", "--db", directory.appendingPathComponent("r\(warned).sqlite").path]
@@ -63,7 +63,7 @@ struct CurveClusterTests {
             }
             kill(sink.processIdentifier, SIGTERM)
             try GridlockBinary.wait(sink, seconds: 10)
-            #expect(text.contains("WARNING: tcp://*:* is open to other machines with no --keys") == warned, "\(text)")
+            #expect(text.contains("WARNING: --insecure, no keys: tcp://*:* is open to other machines") == warned, "\(text)")
         }
     }
 
@@ -88,7 +88,7 @@ struct CurveClusterTests {
         try cluster.startCoordinator(try cluster.write(lines), extra: ["--keys", keys, "--silence-limit", "1"], errorLog: coordinatorLog)
 
         var outsiders: [(Process, URL)] = []
-        for (name, extra) in [("stranger", ["--keys", stranger]), ("plain", [])] {
+        for (name, extra) in [("stranger", ["--keys", stranger]), ("plain", ["--insecure"])] {
             let log = cluster.directory.appendingPathComponent("\(name).log")
             outsiders.append((try GridlockBinary.start(
                 ["worker", "--coordinator", cluster.jobs, "--sink", cluster.results, "--coordinator-silence-limit", "3"] + extra,

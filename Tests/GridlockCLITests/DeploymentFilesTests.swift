@@ -106,6 +106,16 @@ struct DeploymentFilesTests {
             #expect(files.isSubset(of: written), "\(secret["name"] ?? "?")")
             if (secret["name"] as? String)?.contains("worker") == true { #expect(files == ["worker.key", "allowed"]) }
         }
+        // The roles need keys (issue 48): the config names the mounted directory, and a worker
+        // given it, with the directory where the secret would be mounted, starts without
+        // --insecure or a refusal.
+        let mounted = try #require(configText).replacingOccurrences(of: "/etc/gridlock/keys", with: keys)
+        #expect(mounted.contains("cluster.keys = \(keys)") && !mounted.contains("cluster.insecure"), "\(mounted)")
+        try mounted.write(to: config, atomically: true, encoding: .utf8)
+        let keyed = try GridlockBinary.run([
+            "worker", "--config", config.path, "--coordinator", "ipc:///nonexistent/j", "--sink", "ipc:///nonexistent/r", "--coordinator-silence-limit", "1",
+        ])
+        #expect(keyed.status == 0 && !keyed.stderr.contains("needs keys") && !keyed.stderr.contains("--insecure"), "\(keyed.stderr)")
     }
 
     @Test("the documented config file parses, and the roles accept it")

@@ -154,9 +154,9 @@ struct MetricsTests {
         for bad in ["9100", "host:9100", "127.0.0.1:99999", "127.0.0.1:", "[]:9100", "1.2.3:4", ""] {
             #expect(throws: MetricsAddress.Problem.self, "\(bad)") { try MetricsAddress(bad) }
         }
-        let refused = try GridlockBinary.run(["sink", "--coordinator", "ipc:///nonexistent/x", "--metrics", "nowhere"])
+        let refused = try GridlockBinary.run(["sink", "--coordinator", "ipc:///nonexistent/x", "--metrics", "nowhere", "--insecure"])
         #expect(refused.status == 64 && refused.stderr.contains("e.g. 127.0.0.1:9100"), "\(refused.stderr)")
-        let pool = try GridlockBinary.run(["worker", "--coordinator", "ipc:///x/a", "--sink", "ipc:///x/b", "--processes", "2", "--metrics", ":9"])
+        let pool = try GridlockBinary.run(["worker", "--coordinator", "ipc:///x/a", "--sink", "ipc:///x/b", "--processes", "2", "--metrics", ":9", "--insecure"])
         #expect(pool.status == 64 && pool.stderr.contains("serves one process"), "\(pool.stderr)")
     }
 }

@@ -27,7 +27,7 @@ struct RoleLogTests {
     func jsonFromARole() throws {
         let worker = try GridlockBinary.run([
             "worker", "--coordinator", "tcp://10.255.255.1:5555", "--sink", "tcp://10.255.255.1:5556", "--coordinator-silence-limit", "1",
-            "--log-format", "json",
+            "--log-format", "json", "--insecure",
         ])
         #expect(worker.status == 0)
         let workerLines = worker.stderr.split(separator: "\n")
@@ -39,7 +39,7 @@ struct RoleLogTests {
         }
         #expect(worker.stderr.contains("\"level\":\"warning\"") && worker.stderr.contains("nothing heard from the coordinator"))
         // A failure after start-up is logged as a JSON error line too.
-        let sink = try GridlockBinary.run(["sink", "--coordinator", "ipc:///nonexistent/x", "--metrics", "10.255.255.1:9", "--log-format", "json"])
+        let sink = try GridlockBinary.run(["sink", "--coordinator", "ipc:///nonexistent/x", "--metrics", "10.255.255.1:9", "--log-format", "json", "--insecure"])
         #expect(sink.status == 1)
         let last = try #require(sink.stderr.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(sink.stderr)")

@@ -11,7 +11,7 @@ struct SimulateWorkersTests {
         let cluster = try ClusterHarness()
         let file = try cluster.write(lines)
         try cluster.startSink(extra: roles)
-        let generator = try GridlockBinary.start(["simulate-workers", "--coordinator", cluster.jobs, "--sink", cluster.results] + simulator + roles)
+        let generator = try GridlockBinary.start(["simulate-workers", "--coordinator", cluster.jobs, "--sink", cluster.results] + simulator + cluster.keyFlags(roles) + roles)
         cluster.workers.append(generator)
         try cluster.startCoordinator(file, extra: roles)
         try cluster.finish()
@@ -58,7 +58,7 @@ struct SimulateWorkersTests {
             (["--times-batch", "b"], "give it too"),
             (["--times-from", "/nonexistent/x.sqlite"], "--times-from /nonexistent/x.sqlite"),
         ] {
-            let output = try GridlockBinary.run(["simulate-workers", "--coordinator", "ipc:///nonexistent/j", "--sink", "ipc:///nonexistent/r"] + flags)
+            let output = try GridlockBinary.run(["simulate-workers", "--coordinator", "ipc:///nonexistent/j", "--sink", "ipc:///nonexistent/r", "--insecure"] + flags)
             #expect(output.status == 64 && output.stderr.contains(says), "\(flags): \(output.stderr)")
         }
     }
