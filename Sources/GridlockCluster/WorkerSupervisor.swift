@@ -96,10 +96,6 @@ public final class WorkerSupervisor: @unchecked Sendable {
         lock.withLock { pendingRestarts.isEmpty && children.allSatisfy { !$0.process.isRunning } }
     }
 
-    public var processIdentifiers: [Int32] {
-        lock.withLock { children.map(\.process.processIdentifier) }
-    }
-
     /// Waits up to `grace` for every worker to exit, then ends the rest with SIGTERM, then SIGKILL.
     public func stop(grace: Duration = .seconds(2), signal: Int32? = nil) {
         let processes = lock.withLock {

@@ -6,8 +6,6 @@ import ArgumentParser
 import GridlockCore
 
 struct MemoryBudgetOption: ParsableArguments {
-    static let defaultGiB = Double(SolveOptions.defaultMemoryBudgetBytes) / Double(1 << 30)
-
     @Option(
         name: .customLong("memory-budget"),
         help: ArgumentHelp(

@@ -61,9 +61,6 @@ public struct PuzzleRecordSplitter {
         self.isSingleLine = isSingleLine
     }
 
-    /// Lines of a grid not yet ended.
-    public var pendingLines: Int { pending.count }
-
     /// Takes line `number` (without its "\n"); hands over every record it completes.
     public mutating func add(_ rawLine: Substring, number: Int, _ emit: (PuzzleRecord) -> Void) {
         let line = rawLine.utf8.last == 0x0D ? Substring(rawLine.utf8.dropLast()) : rawLine

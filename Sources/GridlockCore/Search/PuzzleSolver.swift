@@ -63,17 +63,6 @@ public protocol PuzzleSolver<Puzzle>: Sendable {
     func solve(_ puzzle: Puzzle, options: SolveOptions) -> SolveResult
 }
 
-extension PuzzleSolver {
-    /// Solves and measures the wall time with `clock`.
-    public func timedSolve<C: Clock>(_ puzzle: Puzzle, options: SolveOptions, clock: C) -> SolveResult
-    where C.Duration == Duration {
-        let start = clock.now
-        var result = solve(puzzle, options: options)
-        result.statistics.seconds = Double(seconds: start.duration(to: clock.now))
-        return result
-    }
-}
-
 extension Double {
     /// Seconds in a Duration, as a Double.
     public init(seconds duration: Duration) {

@@ -99,13 +99,6 @@ public struct StateTable: ~Copyable {
 
     public func contains(_ key: UInt64) -> Bool { tag(of: key) != nil }
 
-    /// Every stored key, in no particular order.
-    public func forEachKey(_ body: (UInt64) -> Void) {
-        for slot in 0..<slotCount where slots[slot] != Self.empty {
-            body(slots[slot] & Self.keyMask)
-        }
-    }
-
     private mutating func grow() {
         precondition(count < Self.maximumCount, "callers stop at StateTable.maximumCount")
         let oldSlots = slots

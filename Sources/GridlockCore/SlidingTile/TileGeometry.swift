@@ -10,15 +10,6 @@
 public enum TileDirection: UInt8, Sendable, CaseIterable {
     case up, left, right, down
 
-    public var opposite: TileDirection {
-        switch self {
-        case .up: .down
-        case .down: .up
-        case .left: .right
-        case .right: .left
-        }
-    }
-
     public var name: String {
         switch self {
         case .up: "up"
@@ -66,10 +57,6 @@ public struct TileGeometry: Sendable {
     public static func pack(_ tiles: [UInt8]) -> UInt64 {
         precondition(tiles.count <= TilePuzzle.maximumPackedCells, "packing holds 16 cells")
         return tiles.enumerated().reduce(0) { $0 | UInt64($1.element) << UInt64(4 * $1.offset) }
-    }
-
-    public func unpack(_ state: UInt64) -> [UInt8] {
-        (0..<cellCount).map { UInt8((state >> UInt64(4 * $0)) & 15) }
     }
 
     /// The blank's cell: the lowest zero nibble (cells past the board are zero too, but higher).
