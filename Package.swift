@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 //
-// Gridlock's targets show its architecture (see README.md, "Layout"):
+// Gridlock's targets show its architecture (see docs/development.md, "Modules"):
 // a pure core that solves puzzles, and one thin executable that parses flags and prints.
 import PackageDescription
 

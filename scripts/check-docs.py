@@ -13,6 +13,10 @@ skipped and counted too. Examples run in order, each document in a scratch direc
 holds the repository's data/, config/, Tests/, examples/ and deploy/ (copied), with `gridlock` (and
 scripts/gridlock) the binary under test.
 
+Every --help is also read at 80 columns (issue 46): a line laid out by hand (indented: a table
+row, an example) that an 80-column terminal would break, or any line still wider than 80, is
+a failure.
+
 Usage: check-docs.py BINARY [ONLY]   (prints each failure, then the counts; exit 1 on a
 failure; ONLY: the documents whose name contains it, e.g. README or --help; GRIDLOCK_DOCS_VERBOSE=1
 prints each example's time)
@@ -117,6 +121,30 @@ def doc_examples(path):
     return found
 
 
+HELP_WIDTH = 80
+# --help lines that do not fit HELP_WIDTH columns: "gridlock X --help: ..." each.
+help_width_offenders = []
+
+
+def help_text(command, columns):
+    return subprocess.run([binary] + command + ["--help"], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": str(columns)})
+
+
+def check_help_width(name, command, wide):
+    """ArgumentParser wraps the help to the terminal's width: prose is meant to be wrapped, but a
+    line laid out by hand (indented) must come through an 80-column terminal unbroken."""
+    narrow = help_text(command, HELP_WIDTH).stdout
+    shown = set(narrow.split("\n"))
+    laid_out = wide.split("\nUSAGE:", 1)[0].split("\n")
+    for line in laid_out:
+        if line[:1] in (" ", "\t") and line not in shown:
+            help_width_offenders.append(f"{name} --help: {len(line)} columns, broken at {HELP_WIDTH}: {line.strip()[:70]}")
+    for line in narrow.split("\n"):
+        if len(line) > HELP_WIDTH:
+            help_width_offenders.append(f"{name} --help: {len(line)} columns even at {HELP_WIDTH}: {line.strip()[:70]}")
+
+
 def help_examples():
     commands = [[]]
     found = []
@@ -124,10 +152,11 @@ def help_examples():
     while commands:
         command = commands.pop(0)
         name = " ".join(["gridlock"] + command)
-        done = subprocess.run([binary] + command + ["--help"], capture_output=True, text=True, env={**os.environ, "COLUMNS": "1000"})
+        done = help_text(command, 1000)
         if done.returncode != 0 or "USAGE:" not in done.stdout:
             raise SystemExit(f"check-docs: {name} --help failed (exit {done.returncode}): {done.stderr[-300:]}")
         text = done.stdout
+        check_help_width(name, command, text)
         if "SUBCOMMANDS:" in text:
             listing = text.split("SUBCOMMANDS:\n", 1)[1].split("\n\n", 1)[0]
             for line in listing.split("\n"):
@@ -261,6 +290,10 @@ def main():
                                 " should run here; move run-books that need a cluster to docs/")
         counts.append(f"{name}: {ran} of {ran + len(skipped)} examples ran ({share:.0f}%), {len(skipped)} skipped"
                       + ("" if not reasons else " (" + "; ".join(f"{n} {r}" for r, n in sorted(reasons.items())) + ")"))
+    if any(name == "--help" for name, _ in groups) and help_width_offenders:
+        all_failures += help_width_offenders
+        lines = "1 line does" if len(help_width_offenders) == 1 else f"{len(help_width_offenders)} lines do"
+        counts.append(f"--help width: {lines} not fit {HELP_WIDTH} columns")
     for failure in all_failures:
         print("FAIL " + failure, file=sys.stderr)
     for line in counts:

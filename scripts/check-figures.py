@@ -1,15 +1,18 @@
-"""The README's figures, traced and measured again (issue 21).
+"""The figures of the README and the guides, traced and measured again (issue 21).
 
-1. Traced. Every speed or size figure in README.md (a ratio such as `1.7x`, a rate such as
+1. Traced. Every speed or size figure in README.md and in the guides, docs/*.md but
+   docs/benchmarks.md itself (a ratio such as `1.7x`, a rate such as
    `65,000 puzzles/s`, a time or size a puzzle or a state, the time a piece of work takes, a
    cost or a spread in percent) must sit in a sentence, table row or example comment that
-   links to an entry of docs/benchmarks.md (`docs/benchmarks.md#ANCHOR`), and
+   links to an entry of docs/benchmarks.md (`docs/benchmarks.md#ANCHOR`, or
+   `benchmarks.md#ANCHOR` from a guide), and
    every such anchor, in the README and in docs/*.md, must name one of that file's headings.
    Figures inside code spans are output formats, not claims, and are not read. The settings
    below (timeouts, limits) are not measurements and are let through by name.
 2. Measured again. Four cheap figures (two solver ratios, `bfs`'s bytes a state, the largest
-   cluster's analysis) are measured with the binary under test; a README figure more than 25%
-   off its measurement (|README - measured| / measured) fails, 35% for the analysis's time. Ratios come from one `bench`
+   cluster's analysis; all in docs/solvers.md since issue 46 moved them there from the README)
+   are measured with the binary under test; a figure more than 25%
+   off its measurement (|quoted - measured| / measured) fails, 35% for the analysis's time. Ratios come from one `bench`
    run that interleaves both solvers (top95's over three passes), so they hold on any machine;
    the analysis time is CPU time, the least of three runs, which other processes on a busy
    machine move far less than wall time.
@@ -55,6 +58,7 @@ FIGURE_PATTERNS = [re.compile(pattern, re.IGNORECASE) for pattern in [
 SETTINGS = [
     "a queue of about 25 ms",       # the worker's credit, a setting of the coordinator
     "must stop it within 10 s",     # the chaos suite's limit on a clear stop
+    "must end within 10 s",         # cli-hazards' limit on a clear error
 ]
 
 
@@ -139,7 +143,7 @@ def untraced_figures(path, known):
         for anchor in links:
             if anchor not in known:
                 problems.append(f"{os.path.relpath(path, root)}:{number}: docs/benchmarks.md#{anchor} names no heading of docs/benchmarks.md")
-        if not path.endswith("README.md"):
+        if os.path.basename(path) == "benchmarks.md":
             continue
         prose = re.sub(r"`[^`]*`", "``", text)               # code spans: formats, not claims
         prose = re.sub(r"\]\([^)]*\)", "]()", prose)          # link targets
@@ -147,7 +151,7 @@ def untraced_figures(path, known):
             prose = prose.replace(setting, "")
         figures = [m.group(0).strip(", ") for pattern in FIGURE_PATTERNS for m in pattern.finditer(prose)]
         if figures and not links:
-            problems.append(f"README.md:{number}: {', '.join(figures)}: name the docs/benchmarks.md entry it comes from")
+            problems.append(f"{os.path.relpath(path, root)}:{number}: {', '.join(figures)}: name the docs/benchmarks.md entry it comes from")
     return problems
 
 
@@ -178,20 +182,22 @@ def least_cpu_time(arguments, runs=3):
     return best
 
 
-# Each: what it is, the README's words holding the figure (one number group; they must occur
-# exactly once), and how to measure it (None when the measurement gave no number).
+# Each: what it is, the document that holds it, the words holding the figure there (one number
+# group; they must occur exactly once in that document), and how to measure it (None when the
+# measurement gave no number).
+SOLVERS = "docs/solvers.md"
 MEASURED = [
-    ("bidirectional's time over bfs's on rush1000",
+    ("bidirectional's time over bfs's on rush1000", SOLVERS,
      r"(\d+(?:\.\d+)?)x on `rush1000`",
      lambda: bench("data/rushhour/rush1000.txt", "bfs,bidirectional")["bidirectional"].get("wall_vs_first")),
-    ("norvig's time over bitset's on top95 (3 passes)",
+    ("norvig's time over bitset's on top95 (3 passes)", SOLVERS,
      r"(\d+(?:\.\d+)?)x `norvig`",
      lambda: bench("data/sudoku/top95.txt", "bitset,norvig", repeats=3)["norvig"].get("wall_vs_first")),
-    ("bfs's bytes a state on rush1000",
+    ("bfs's bytes a state on rush1000", SOLVERS,
      r"(\d+(?:\.\d+)?) bytes a state on `rush1000`",
      lambda: bench("data/rushhour/rush1000.txt", "bfs,bidirectional")["bfs"].get("bytes_per_state")),
-    ("the largest cluster's analysis, CPU seconds (least of 3)",
-     r"takes (\d+(?:\.\d+)?) s of CPU time \(\[measured\]\(docs/benchmarks\.md#the-largest-clusters-analysis\)",
+    ("the largest cluster's analysis, CPU seconds (least of 3)", SOLVERS,
+     r"takes (\d+(?:\.\d+)?) s of CPU time \(\[measured\]\(benchmarks\.md#the-largest-clusters-analysis\)",
      lambda: least_cpu_time(["analyze", "BBoJoooHoJCCGHAAKLGDDoKLooIEEoFFIooo"]), TIME_TOLERANCE),
 ]
 
@@ -203,30 +209,29 @@ def main():
     problems = []
     for path in documents:
         problems += untraced_figures(path, known)
-    readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
-    for name, words, measure, *bound in MEASURED:
+    for name, document, words, measure, *bound in MEASURED:
         tolerance = bound[0] if bound else TOLERANCE
-        found = re.findall(words, readme)
+        found = re.findall(words, open(os.path.join(root, document), encoding="utf-8").read())
         if len(found) != 1:
-            problems.append(f"README.md: {name}: expected its figure once (/{words}/), found {len(found)}: update scripts/check-figures.py with the README")
+            problems.append(f"{document}: {name}: expected its figure once (/{words}/), found {len(found)}: update scripts/check-figures.py with {document}")
             continue
         quoted = float(found[0])
         measured = measure()
         if not measured:
-            problems.append(f"README.md: {name}: the measurement gave no number ({measured!r})")
+            problems.append(f"{document}: {name}: the measurement gave no number ({measured!r})")
             continue
         off = quoted / measured - 1
         verdict = "ok" if abs(off) <= tolerance else "OFF"
         is_time = tolerance == TIME_TOLERANCE
-        print(f"check-figures: {name}: README {quoted:g}, measured {measured:.3g} ({off:+.0%}) {verdict}"
+        print(f"check-figures: {name}: {document} {quoted:g}, measured {measured:.3g} ({off:+.0%}) {verdict}"
               + (" (a time: this machine's, so a warning only)" if verdict != "ok" and is_time else ""))
         if verdict != "ok" and not is_time:
-            problems.append(f"README.md: {name}: the README says {quoted:g}, measured {measured:.3g}, {off:+.0%} off (at most {tolerance:.0%}): measure it again and update the README and docs/benchmarks.md")
+            problems.append(f"{document}: {name}: it says {quoted:g}, measured {measured:.3g}, {off:+.0%} off (at most {tolerance:.0%}): measure it again and update {document} and docs/benchmarks.md")
     for problem in problems:
         print("FAIL " + problem, file=sys.stderr)
     if problems:
         sys.exit(1)
-    print(f"check-figures: every figure of the README names its entry; {len(MEASURED)} measured again, each ratio or count within {TOLERANCE:.0%} (a time within {TIME_TOLERANCE:.0%}, else a warning)")
+    print(f"check-figures: every figure of the README and the guides names its entry; {len(MEASURED)} measured again, each ratio or count within {TOLERANCE:.0%} (a time within {TIME_TOLERANCE:.0%}, else a warning)")
 
 
 main()

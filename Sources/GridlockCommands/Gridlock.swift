@@ -88,12 +88,12 @@ public struct Gridlock: ParsableCommand {
               1   some input could not be read (it is named, with its line), a file or
                   database could not be used, a resumed batch's input changed, (scan) a
                   digit read in doubt, or (compare --fail-above) a regression
-              2   solve, batch, coordinator, render: some job was cut off by a limit
-                  or failed; check: a claim of no solution the search could not settle
-              3   a wrong answer: solve, batch, coordinator, bench (an answer disagrees with
-                  the input's), analyze (the analysis disagrees with its MOVES or CLUSTER),
-                  render (the solution failed validation), check (the answer is wrong)
-              64  bad usage: an unknown flag, a value out of range
+              2   solve, batch, coordinator, bench, render: some job was cut off by a
+                  limit or failed; check: a claim of no solution it could not settle
+              3   a wrong answer: solve, batch, coordinator, bench (an answer disagrees
+                  with the input's), analyze (the analysis disagrees with its MOVES or
+                  CLUSTER), render (the solution failed validation), check (it is wrong)
+              64  bad usage: an unknown flag, a value out of range, a role with no keys
               130, 143  batch, coordinator: stopped by SIGINT or SIGTERM before the end
             """,
         version: BuildInfo.versionLine + "\n" + SolverPaths.description(environment: ProcessInfo.processInfo.environment),

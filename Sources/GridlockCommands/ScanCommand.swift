@@ -25,7 +25,7 @@ struct ScanCommand: ParsableCommand {
             chute's row. A Sudoku grid is the largest square of ink with ten lines each way; \
             its digits are read by a reader trained on installed fonts when gridlock was \
             built, and a digit it is unsure of (or that repeats in a row, column or box) is \
-            printed, and flagged on standard error. The README lists every rule.
+            printed, and flagged on standard error. docs/scanning.md lists every rule.
 
             An image in which some rule fails is named on standard error with what could not \
             be read, and the others are still printed. Exit status: 0 every image read \

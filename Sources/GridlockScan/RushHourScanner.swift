@@ -1,4 +1,4 @@
-// A Rush Hour (Unblock Me) board read from a picture, by the rules the README lists:
+// A Rush Hour (Unblock Me) board read from a picture, by the rules docs/scanning.md lists:
 //
 // 1. The board is the inside of a frame of contrasting colour, divided into square tiles
 //    (BoardFinder). It may sit anywhere in a larger picture.

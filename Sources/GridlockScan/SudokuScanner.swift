@@ -1,4 +1,4 @@
-// A printed Sudoku grid read from a picture, by the rules the README lists:
+// A printed Sudoku grid read from a picture, by the rules docs/scanning.md lists:
 //
 // 1. Ink is what is darker than its neighbourhood (GreyImage). The grid is the largest piece of
 //    ink that is about square and has ten lines each way where nine equal cells put them

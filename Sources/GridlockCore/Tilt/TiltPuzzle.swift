@@ -1,5 +1,5 @@
 // A tilt puzzle with magnetic blocks (the Magnetic Block Puzzle seed; the rules are ours, see
-// the README): walls and 1x1 blocks on a board of up to 8x8. Tilting the board slides every
+// docs/formats.md): walls and 1x1 blocks on a board of up to 8x8. Tilting the board slides every
 // unit as far as it goes; blocks of one colour that touch at rest join into one rigid unit for
 // good. Solved when each colour is a single unit.
 //
