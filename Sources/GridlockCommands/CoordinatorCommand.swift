@@ -102,7 +102,7 @@ struct CoordinatorCommand: ParsableCommand {
         let reader = try JobReader(try PuzzleInput.jobInputs(files), specification: specification)
         var machine = CoordinatorMachine.Configuration(batch: batch, identity: .thisProcess)
         let bind = self.bind ?? file.string("coordinator.bind") ?? "tcp://127.0.0.1:5555"
-        let (security, warnings) = try key.load(file, role: .coordinator, endpoints: [bind])
+        let (security, warnings) = try key.load(file, role: .coordinator, endpoints: [bind, sinkEndpoint])
         for warning in warnings { log.warning("\(warning)") }
         machine.key = security.key
         machine.workersAdmittedByTransport = security.curve != nil

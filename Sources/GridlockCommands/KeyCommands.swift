@@ -137,7 +137,10 @@ struct KeyOptions: ParsableArguments {
     /// that is not on this machine; loose modes on secret files.
     func load(_ file: ClusterConfig, role: ClusterRole, endpoints: [String]) throws -> (RoleSecurity, warnings: [String]) {
         try Self.checkPorts(endpoints)
-        let environment = ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+        // The environment's directory only when the command line names no key: a `gridlock
+        // batch` run where GRIDLOCK_KEYS is exported gives its workers its own --key-file.
+        let environment = keys != nil || keyFile != nil
+            ? nil : ProcessInfo.processInfo.environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         let directory = keys ?? environment ?? file.string("cluster.keys")
         let sharedKeyFile = keyFile ?? file.string("cluster.key_file")
         // Keys given anywhere win over the config's `cluster.insecure`: a config file never

@@ -77,7 +77,7 @@ struct SimulateWorkersCommand: ParsableCommand {
         let coordinator = try ConfigFile.require(self.coordinator, file, "coordinator.endpoint", flag: "--coordinator")
         let sink = try ConfigFile.require(self.sink, file, "sink.endpoint", flag: "--sink")
         let (security, warnings) = try key.load(file, role: .worker, endpoints: [coordinator, sink])
-        for warning in warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in warnings { FileHandle.standardError.write(Data("\(warning.hasPrefix("WARNING") ? "" : "warning: ")\(warning)\n".utf8)) }
         var configuration = SimulatedWorkers.Configuration(
             coordinator: coordinator, sink: sink, count: workers,
             host: host ?? "\(ProcessInfo.processInfo.hostName)-sim\(getpid())", times: try times())

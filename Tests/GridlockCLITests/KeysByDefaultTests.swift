@@ -82,8 +82,11 @@ struct KeysByDefaultTests {
         try keyed.finish()
         #expect(try GridlockBinary.run(["report", keyed.database]).stdout.contains("wire: a shared cluster key"))
 
+        // GRIDLOCK_KEYS exported (a directory that is not there): batch gives its workers its own
+        // --key-file, which the environment does not contradict.
         let database = keyed.directory.appendingPathComponent("batch.sqlite").path
-        let batch = try GridlockBinary.run(["batch", try keyed.write(lines, to: "b.txt"), "--workers", "1", "--db", database])
+        let batch = try GridlockBinary.run(
+            ["batch", try keyed.write(lines, to: "b.txt"), "--workers", "1", "--db", database], environment: ["GRIDLOCK_KEYS": "/nonexistent/keys"])
         #expect(batch.status == 0 && !batch.stderr.contains("--insecure"), "\(batch.stderr)")
         #expect(try GridlockBinary.run(["report", database]).stdout.contains("wire: a shared cluster key"))
     }
