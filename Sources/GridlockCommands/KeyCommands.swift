@@ -90,7 +90,7 @@ struct KeyCommand: ParsableCommand {
 
 /// How a role protects its wire, as its options and config chose.
 enum RoleSecurity {
-    case none
+    case insecure
     case sharedKey(ClusterKey)
     case curve(RoleKeys)
 
@@ -98,7 +98,7 @@ enum RoleSecurity {
     /// coordinator's and the sink's; a CURVE worker holds none).
     var key: ClusterKey? {
         switch self {
-        case .none: nil
+        case .insecure: nil
         case .sharedKey(let key): key
         case .curve(let keys): keys.lease
         }
@@ -111,7 +111,7 @@ enum RoleSecurity {
     /// What the batch's record says of it.
     var wire: WireSecurity {
         switch self {
-        case .none: .insecure
+        case .insecure: .insecure
         case .sharedKey: .sharedKey
         case .curve: .curve
         }
@@ -166,7 +166,7 @@ struct KeyOptions: ParsableArguments {
             guard insecure else { throw ValidationError(Self.noKeys(role: role)) }
             let exposure = remote.first.map { "\($0) is open to other machines, frames cross the network unencrypted, and any process that reaches it" }
                 ?? "any process on this machine"
-            return (.none, ["WARNING: --insecure, no keys: \(exposure) can take jobs, forge results and acknowledgements, or pose as a role "
+            return (.insecure, ["WARNING: --insecure, no keys: \(exposure) can take jobs, forge results and acknowledgements, or pose as a role "
                 + "(`gridlock keys generate DIR`, then --keys DIR for every role)"])
         }
         var warnings = remote.first.map { ["\($0) is open to other machines with a --key-file: frames are tagged but not encrypted; --keys (CURVE) encrypts them"] } ?? []
