@@ -154,6 +154,7 @@ final class AnswerBook {
         result.puzzle = asked.puzzle
         result.solver = asked.solver
         result.source = asked.source
+        result.options = asked.options
         result.fingerprint = asked.fingerprint
         result.lease = asked.lease
         result.repetition = asked.repetition

@@ -15,6 +15,10 @@ import ZeroMQ
 public struct SinkCounters: Sendable, Hashable {
     public var stored = 0
     public var duplicates = 0
+    /// Answers stored as wrong because the sink's replay refused them (SinkReplay).
+    public var refutedByReplay = 0
+    /// Results whose texts past their bounds were cut before storing (SinkReplay.bound).
+    public var cut = 0
     public var dropped = DropCounts()
 
     public init() {}

@@ -42,11 +42,16 @@ public struct SinkMachine {
     public static let storeWindow: Duration = .milliseconds(20)
     public static let storeGroup = 4_096
 
+    /// What is kept of a solution the replay refused: enough to see what was wrong with it.
+    static let keptRefutedSolutionBytes = 4_096
+
     public private(set) var counters = SinkCounters()
     private var waiting: [JobResult] = []
     private var waitingSince: ContinuousClock.Instant?
     private var lastHello: ContinuousClock.Instant?
     private var rejections = RejectionLog()
+    /// Lines for answers the replay refused, at the same bounded rate as refused frames.
+    private var replayLines = LineBudget()
     /// The (batch, host) pairs whose machine is recorded in this run: each worker of a host
     /// describes it, and one row is enough.
     private var machinesRecorded: Set<[String]> = []
@@ -126,6 +131,7 @@ public struct SinkMachine {
             }
         }
         guard !results.isEmpty else { return actions }
+        actions += replay(&results, now: now)
         if waiting.isEmpty {
             waitingSince = now
             // The frame's array itself: appending would copy every result, a retain per string.
@@ -134,6 +140,42 @@ public struct SinkMachine {
             waiting += results
         }
         return actions + (waiting.count >= Self.storeGroup ? [storeWaiting()] : [])
+    }
+
+    /// Bounds each result's texts and replays its answer (SinkReplay); one that does not replay
+    /// is stored as wrong, its error naming the worker that sent it and why; a long solution is
+    /// kept only in part.
+    private mutating func replay(_ results: inout [JobResult], now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        // By index: iterating would copy each result, and most replay, changing nothing.
+        for index in results.indices {
+            // Asked before changing: changing an element copies the frame's array first.
+            if SinkReplay.exceedsBounds(results[index]) {
+                SinkReplay.bound(&results[index])
+                counters.cut += 1
+            }
+            let replay = SinkReplay.replay(results[index])
+            var refutation = replay.refutation
+            if let expected = replay.expectedMoves, expected != results[index].expectedMoves {
+                // Honest workers echo the puzzle's MOVES; the rule judges by the sink's reading.
+                let said = results[index].expectedMoves.map(String.init) ?? "none"
+                refutation = refutation ?? "it gives the input's MOVES as \(said), and the puzzle says \(expected.map(String.init) ?? "none")"
+                results[index].expectedMoves = expected
+            }
+            guard let reason = refutation else { continue }
+            counters.refutedByReplay += 1
+            let worker = results[index].worker
+            results[index].verdict = .wrong
+            results[index].error = "the sink's replay refused the answer of worker \(worker): \(reason)"
+            if results[index].solution.utf8.count > Self.keptRefutedSolutionBytes {
+                results[index].solution = results[index].solution.excerpt(Self.keptRefutedSolutionBytes)
+            }
+            if let earlier = replayLines.admit(now: now) {
+                let result = results[index]
+                actions.append(.log("stored as wrong: job \(result.job) of \(result.batch) from worker \(worker), \(reason)".printable + earlier))
+            }
+        }
+        return actions
     }
 
     /// Counts a refused frame or result, and says so at a bounded rate. The results socket does

@@ -265,8 +265,9 @@ struct SinkCommand: ParsableCommand {
         }
         let final = counters.current
         log.info("""
-            \(final.stored) stored, \(final.duplicates) duplicates, \(final.dropped.malformed) malformed and \
-            \(final.dropped.forged) forged frames or results dropped, \(refusals.count) connections refused
+            \(final.stored) stored, \(final.duplicates) duplicates, \(final.refutedByReplay) answers stored as wrong \
+            because their replay failed, \(final.cut) results cut to their bounds, \(final.dropped.malformed) \
+            malformed and \(final.dropped.forged) forged frames or results dropped, \(refusals.count) connections refused
             """)
     }
 }

@@ -83,7 +83,7 @@ public struct ClusterKey: Sendable, Hashable {
     /// The lease of a job as handed out (its attempt set) to `worker`.
     public func lease(for job: Job, to worker: WorkerIdentity) -> UInt64 {
         lease(batch: job.batch, job: job.id, attempt: job.attempt, fingerprint: job.fingerprint, kind: job.kind,
-              puzzle: job.puzzle, solver: job.solver, source: job.source, worker: worker)
+              puzzle: job.puzzle, options: job.options, solver: job.solver, source: job.source, worker: worker)
     }
 
     /// The lease a result must carry: its job's, if it answers the job as handed out, and to
@@ -91,12 +91,12 @@ public struct ClusterKey: Sendable, Hashable {
     /// only a lease it was handed: one never handed to it cannot be made without the key.
     public func lease(answering result: JobResult) -> UInt64 {
         lease(batch: result.batch, job: result.job, attempt: result.attempt, fingerprint: result.fingerprint, kind: result.kind,
-              puzzle: result.puzzle, solver: result.solver, source: result.source, worker: result.worker)
+              puzzle: result.puzzle, options: result.options, solver: result.solver, source: result.source, worker: result.worker)
     }
 
     private func lease(
-        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String,
-        source: String, worker: WorkerIdentity
+        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String,
+        options: JobReadOptions, solver: String, source: String, worker: WorkerIdentity
     ) -> UInt64 {
         // The codec's own encoding (each string behind its length, so no two field lists hash
         // alike), fed to the hash as it is made: building it in an array first was an
@@ -110,6 +110,10 @@ public struct ClusterKey: Sendable, Hashable {
         withUnsafeBytes(of: fingerprint.value.littleEndian) { hash.combine($0) }
         hash.combine(CollectionOfOne(kind.wireCode))
         hash.string(puzzle)
+        // How the puzzle is read: the sink replays the answer on the puzzle read this way.
+        hash.optionalString(options.tileGoal)
+        hash.optionalInt(options.tileWidth)
+        hash.optionalInt(options.tileHeight)
         hash.string(solver)
         hash.string(source)
         hash.string(worker.host)
@@ -147,6 +151,18 @@ extension SipHash24 {
             return count + 1
         }
         withUnsafeBytes(of: bytes) { combine(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    }
+
+    /// A byte for absent (0) or present (1), then the value, as WireWriter writes them: nil and
+    /// "" hash apart.
+    mutating func optionalString(_ value: String?) {
+        combine(CollectionOfOne(value == nil ? 0 : 1))
+        if let value { string(value) }
+    }
+
+    mutating func optionalInt(_ value: Int?) {
+        combine(CollectionOfOne(value == nil ? 0 : 1))
+        if let value { unsigned(UInt64(bitPattern: Int64(value) << 1 ^ Int64(value) >> 63)) }
     }
 
     /// A string behind its length, as WireWriter.string writes it.

@@ -208,6 +208,7 @@ extension JobResult {
         worker.write(to: &writer)
         writer.byte(kind.wireCode)
         for text in [puzzle, solver, source] { writer.string(text) }
+        options.write(to: &writer)
         writer.fingerprint(fingerprint)
         writer.word(lease)
         writer.optionalInt(expectedMoves)
@@ -230,7 +231,8 @@ extension JobResult {
         let batch = try reader.name(slot: 0), job = try reader.int(), attempt = try reader.int()
         let worker = try WorkerIdentity(from: &reader)
         let kind = try reader.puzzleKind(), puzzle = try reader.string(), solver = try reader.name(slot: 2)
-        let source = try reader.string(), fingerprint = try reader.fingerprint(), lease = try reader.word()
+        let source = try reader.string(), options = try JobReadOptions(from: &reader)
+        let fingerprint = try reader.fingerprint(), lease = try reader.word()
         let expectedMoves = try reader.optionalInt()
         self.init(batch: batch, job: job, attempt: attempt, worker: worker, status: try reader.status())
         self.fingerprint = fingerprint
@@ -239,6 +241,7 @@ extension JobResult {
         self.puzzle = puzzle
         self.solver = solver
         self.source = source
+        self.options = options
         self.expectedMoves = expectedMoves
         moves = try reader.optionalInt()
         solution = try reader.string()

@@ -27,8 +27,9 @@
 // ended early, if it did (version 7: outside solvers). A worker describes its machine to the
 // sink, and a result carries what the worker held idle (version 8). A coordinator tells the
 // sink of its batch: its start, its solvers and its limits (version 9), and what it takes to run
-// it again, while a worker says which code path it runs, its CPU's clock and SMT (version 10); the record says how the wire was protected (version
-// 11). Heartbeats list
+// it again, while a worker says which code path it runs, its CPU's clock and SMT (version 10);
+// the record says how the wire was protected (version 11). A result says how its puzzle was
+// read, so the sink can replay its answer (version 12). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -36,7 +37,7 @@
 @_exported import GridlockKinds
 
 public enum WireProtocol {
-    public static let version: UInt8 = 11
+    public static let version: UInt8 = 12
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -170,6 +171,8 @@ public struct JobResult: Sendable, Hashable {
     public var solver: String = ""
     /// Where the puzzle came from: "file:line".
     public var source: String = ""
+    /// How the puzzle is read (a tile line's size and goal), so the sink can replay the answer.
+    public var options = JobReadOptions()
     public var fingerprint = JobFingerprint(0)
     /// The lease of the job it answers, echoed: the sink stores a result only with its own.
     public var lease: UInt64 = 0
@@ -225,6 +228,7 @@ public struct JobResult: Sendable, Hashable {
         puzzle = job.puzzle
         solver = job.solver
         source = job.source
+        options = job.options
         fingerprint = job.fingerprint
         lease = job.lease
         repetition = job.repetition

@@ -10,11 +10,16 @@ struct SinkMachineTests {
     static let t0 = ContinuousClock.now
     static let worker = WorkerIdentity(host: "w", pid: 1)
 
+    /// A one-move board, its cluster size telling jobs apart, and its answer: the sink replays it.
     static func result(_ job: Int, batch: String = "b") -> JobResult {
         let asked = Job(
-            batch: batch, id: job, attempt: 1, kind: .rushhour, puzzle: "puzzle \(job)", solver: "bfs", maxStates: 100,
-            timeoutSeconds: nil, source: "f.txt:\(job + 1)", firstLine: job + 1)
-        return JobResult(answering: asked, worker: worker, status: .solved)
+            batch: batch, id: job, attempt: 1, kind: .rushhour, puzzle: "01 ooooooooooooAAoooooooooooooooooooooo \(job + 1)",
+            solver: "bfs", maxStates: 100, timeoutSeconds: nil, source: "f.txt:\(job + 1)", firstLine: job + 1)
+        var result = JobResult(answering: asked, worker: worker, status: .solved)
+        result.moves = 1
+        result.expectedMoves = 1
+        result.solution = "A right 4"
+        return result
     }
 
     static func frame(_ results: [JobResult]) -> [[UInt8]] {

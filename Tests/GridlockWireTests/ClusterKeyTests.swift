@@ -53,15 +53,16 @@ import Testing
         let long = String(repeating: "ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo ", count: 20)
         for (job, text) in [(0, ""), (-1, "é→✓"), (Int.max, long), (300, "A"), (Int.min, String(long.reversed()))] {
             let leased = Job(batch: "b-\(text.prefix(3))", id: job, attempt: job % 7, kind: .tilt,
-                             puzzle: text, solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:\(job)")
+                             puzzle: text, solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:\(job)",
+                             options: job == 300 ? JobReadOptions(tileGoal: "blank-first", tileWidth: 3, tileHeight: -2) : JobReadOptions())
             let worker = WorkerIdentity(host: "h\(text.suffix(2))", pid: job % 65_536)
             #expect(key.lease(for: leased, to: worker) == key.leaseOfEncodedFields(
                 batch: leased.batch, job: leased.id, attempt: leased.attempt, fingerprint: leased.fingerprint, kind: .tilt, puzzle: text,
-                solver: "bfs", source: leased.source, worker: worker), "job \(job)")
+                options: leased.options, solver: "bfs", source: leased.source, worker: worker), "job \(job)")
         }
     }
 
-    @Test("a lease matches only its result: another attempt, job, puzzle, source, worker or key breaks it")
+    @Test("a lease matches only its result: another attempt, job, puzzle, how it is read, source, worker or key breaks it")
     func leaseBindsTheResult() {
         let key = ClusterKey.random()
         var job = Job(batch: "b", id: 4, attempt: 2, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:5")
@@ -69,7 +70,7 @@ import Testing
         job.lease = key.lease(for: job, to: worker)
         let result = JobResult(answering: job, worker: worker, status: .solved)
         #expect(result.lease == key.lease(answering: result))
-        var changed = [result, result, result, result, result, result]
+        var changed = [result, result, result, result, result, result, result, result]
         changed[0].attempt = 1
         changed[1].job = 5
         changed[2].puzzle = "q"
@@ -77,6 +78,9 @@ import Testing
         // The lease of a job handed to one worker, answered in another's name.
         changed[4].worker = WorkerIdentity(host: "w", pid: 2)
         changed[5].worker = WorkerIdentity(host: "v", pid: 1)
+        // The same text read as another board: the sink would replay the answer on that one.
+        changed[6].options.tileWidth = 3
+        changed[7].options.tileGoal = ""
         for forged in changed { #expect(forged.lease != key.lease(answering: forged)) }
         #expect(result.lease != ClusterKey.random().lease(answering: result))
     }
@@ -100,8 +104,8 @@ import Testing
 extension ClusterKey {
     /// The lease as the codec's bytes, hashed whole: the reference `lease` must equal.
     func leaseOfEncodedFields(
-        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, solver: String, source: String,
-        worker: WorkerIdentity
+        batch: String, job: Int, attempt: Int, fingerprint: JobFingerprint, kind: PuzzleKind, puzzle: String, options: JobReadOptions,
+        solver: String, source: String, worker: WorkerIdentity
     ) -> UInt64 {
         var writer = WireWriter()
         writer.string(batch)
@@ -110,6 +114,7 @@ extension ClusterKey {
         writer.fingerprint(fingerprint)
         writer.byte(kind.wireCode)
         writer.string(puzzle)
+        options.write(to: &writer)
         writer.string(solver)
         writer.string(source)
         writer.string(worker.host)
