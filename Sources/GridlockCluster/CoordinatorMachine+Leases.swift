@@ -75,7 +75,7 @@ extension CoordinatorMachine {
         let heldHere = Set(held)
         let firstHeld = held.first { isAssigned($0, to: sender) }
         while let job = worker.sent.first, job != firstHeld {
-            guard case .assigned(let owner, let since)? = state(of: job), owner == sender else {
+            guard case .assigned(let owner, let since, _)? = state(of: job), owner == sender else {
                 _ = worker.sent.popFirst()  // Stored already, or moved to another worker.
                 continue
             }
@@ -103,7 +103,7 @@ extension CoordinatorMachine {
     }
 
     func isAssigned(_ job: Int, to worker: [UInt8]) -> Bool {
-        guard case .assigned(let owner, _)? = state(of: job) else { return false }
+        guard case .assigned(let owner, _, _)? = state(of: job) else { return false }
         return owner == worker
     }
 
@@ -124,19 +124,25 @@ extension CoordinatorMachine {
             guard configuration.paired, let lastSource, let next = queued.first, tracked[next]?.job.source == lastSource else { return nil }
             return queued.popFirst()
         }
+        // A copy, once: the closure below changes `tracked` and may not read `self`.
+        let configuration = self.configuration
         while let id = nextID() {
             // Changed in place: reading an entry's field, or writing a copy back, copies the entry
             // and its state (a third of dispatching).
+            // The lease starts when the jobs sent before it are due, as the worker solves in order.
+            let leaseStart = max(now, info.leaseChainEnd ?? now)
             guard let index = tracked.index(forKey: id),
-                  let handedOut = tracked.values.modifyEntry(at: index, { entry -> Job? in
+                  let (handedOut, leaseEnd) = tracked.values.modifyEntry(at: index, { entry -> (Job, ContinuousClock.Instant?)? in
                       guard case .queued = entry.state else { return nil }
                       entry.attempts += 1
-                      entry.state = .assigned(worker: worker, since: now)
+                      let leaseEnd = Self.leaseBudget(of: entry.job, configuration).map { leaseStart + $0 }
+                      entry.state = .assigned(worker: worker, since: now, leaseEnd: leaseEnd)
                       var job = entry.job
                       job.attempt = entry.attempts
-                      return job
+                      return (job, leaseEnd)
                   })
             else { continue }
+            if let leaseEnd { info.leaseChainEnd = leaseEnd }
             var job = handedOut
             if let key = configuration.key { job.lease = key.lease(for: job, to: info.identity) }
             info.sent.append(id)
@@ -157,29 +163,50 @@ extension CoordinatorMachine {
         if info.credit == 0 { idle.removeAll { $0 == worker } }
     }
 
-    /// Workers silent too long, and running jobs past their time limit.
+    /// How long a job may be held once its turn comes: its own wall limit and the grace (and a
+    /// serving solver's start), or `leaseLimit` for a job without a limit. Nil: without end.
+    func leaseBudget(of job: Job) -> Duration? { Self.leaseBudget(of: job, configuration) }
+
+    static func leaseBudget(of job: Job, _ configuration: Configuration) -> Duration? {
+        let start = configuration.servingSolverDigests.contains(job.solverDigest) ? Configuration.serverStartAllowance : .zero
+        if let limit = job.limits.wallSeconds(given: job.timeoutSeconds) { return .seconds(limit) + configuration.overrunGrace + start }
+        return configuration.leaseLimit.map { $0 + start }
+    }
+
+    /// Workers silent too long, running jobs past their time limit, and jobs held past their lease.
     mutating func checkWorkers(now: ContinuousClock.Instant, _ actions: inout [Action]) {
         for (id, worker) in workers where worker.lastSeen.duration(to: now) > configuration.silenceLimit {
             forget(id, fault: "its worker \(worker.identity) went silent while solving it", now: now, &actions)
         }
         for (id, worker) in workers {
             guard let job = worker.running, let since = worker.runningSince, let entry = tracked[job],
-                  case .assigned(let owner, _) = entry.state, owner == id,
+                  case .assigned(let owner, _, _) = entry.state, owner == id,
                   let limit = entry.job.limits.wallSeconds(given: entry.job.timeoutSeconds),
-                  since.duration(to: now) > .seconds(limit) + configuration.overrunGrace
-                    + (configuration.servingSolverDigests.contains(entry.job.solverDigest) ? Configuration.serverStartAllowance : .zero)
+                  let budget = leaseBudget(of: entry.job), since.duration(to: now) > budget
             else { continue }
             forget(id, fault: "it overran its time limit of \(limit) s", now: now, &actions)
         }
+        // The lease: a worker that heartbeats a job but never finishes it (whatever job it says
+        // it runs) loses it when its lease ends. Leases end in the order the jobs were sent,
+        // so only each worker's first job still held need be looked at.
+        for (id, worker) in workers {
+            guard let job = worker.sent.contents.first(where: { isAssigned($0, to: id) }),
+                  case .assigned(_, let since, let leaseEnd?)? = state(of: job), now > leaseEnd
+            else { continue }
+            let held = Double(seconds: since.duration(to: now)).formatted(decimals: 1)
+            forget(id, fault: "its worker \(worker.identity) held it \(held) s, past its lease (the job's time limit and grace, or --lease-limit), whatever its heartbeats said", charging: job, now: now, &actions)
+        }
     }
 
-    /// Stops counting on a worker: its jobs go back to the queue. Only the job it was running
-    /// is charged an attempt (`fault`): the ones queued behind it did nothing wrong.
-    mutating func forget(_ id: [UInt8], fault: String, now: ContinuousClock.Instant, _ actions: inout [Action]) {
+    /// Stops counting on a worker: its jobs go back to the queue. Only the job at fault (the one
+    /// it was running, unless `charging` names another) is charged an attempt: the ones queued
+    /// behind it did nothing wrong.
+    mutating func forget(_ id: [UInt8], fault: String, charging: Int? = nil, now: ContinuousClock.Instant, _ actions: inout [Action]) {
         guard let info = workers.removeValue(forKey: id) else { return }
         idle.removeAll { $0 == id }
+        let atFault = charging ?? info.running
         for job in info.sent.contents where isAssigned(job, to: id) {
-            requeue(job, fault: job == info.running ? fault : nil, now: now, &actions)
+            requeue(job, fault: job == atFault ? fault : nil, now: now, &actions)
         }
     }
 

@@ -5,8 +5,9 @@
 //
 //   read ──> unverified ──(checked against the sink's stored pages)──> queued ──(ready)──>
 //   assigned ──(missing from heartbeat)──> awaiting store ──(stored, same fingerprint)──> gone
-//      ^ worker silent, job overran, result never stored: queued again (an attempt is burnt
-//        only when the job itself was running: a crash or an overrun, never a sink outage)
+//      ^ worker silent, job overran or held past its lease, result never stored: queued again
+//        (an attempt is burnt only when the job itself was at fault: a crash, an overrun, a
+//        lease run out; never a sink outage)
 //
 // Streaming: only jobs in flight and a bounded read-ahead are held. The machine asks for more
 // input (`wantedJobs`) as workers take jobs, and never holds more than `maximumTracked` jobs
@@ -27,6 +28,9 @@ public struct CoordinatorMachine {
         public var silenceLimit = WireProtocol.workerSilenceLimit
         /// Extra time past a job's own time limit before it counts as overrun.
         public var overrunGrace: Duration = .seconds(2)
+        /// The time a job without a time limit of its own may be held (`--lease-limit`); nil:
+        /// without end. Jobs with a limit are held at most that limit and the grace.
+        public var leaseLimit: Duration? = .seconds(3_600)
         /// The digests of the serving solvers (`--external-serve`): their jobs may take the time
         /// a new server has to start (ExternalServer.startAllowance) on top, which the worker
         /// does not count against the job.
@@ -90,7 +94,9 @@ public struct CoordinatorMachine {
     enum JobState: Hashable {
         /// Read and checked, waiting in `queued` or `retries` for a worker.
         case queued
-        case assigned(worker: [UInt8], since: ContinuousClock.Instant)
+        /// Handed to `worker` at `since`, to be finished by `leaseEnd` (nil: no budget), whatever
+        /// its heartbeats say.
+        case assigned(worker: [UInt8], since: ContinuousClock.Instant, leaseEnd: ContinuousClock.Instant?)
         case awaitingStore(since: ContinuousClock.Instant)
         /// The coordinator sent this result itself (failed or unreadable) and waits for it to
         /// be stored. Boxed: inline, its hundreds of bytes made every tracked job that size,
@@ -135,6 +141,9 @@ public struct CoordinatorMachine {
         var lastHeartbeat: ContinuousClock.Instant?
         var lastHeldCount = 0
         var sentSinceHeartbeat = 0
+        /// The lease end of the last job sent: the next one's lease starts there (or now, if
+        /// later), since the worker solves its jobs one after another.
+        var leaseChainEnd: ContinuousClock.Instant?
     }
 
     /// A job missing from its worker's heartbeat counts as finished only after this long: the

@@ -94,6 +94,9 @@ struct BatchCommand: ParsableCommand {
         configuration.paired = jobOptions.paired
         configuration.jobsPerRecord = jobOptions.jobsPerRecord
         configuration.servingSolverDigests = specification.servingSolverDigests
+        // Its workers are its own children, holding a key made for this run: a job without a
+        // time limit may take as long as it takes.
+        configuration.leaseLimit = nil
         let progress = ProgressLine()
         let outcome: LocalCluster.Outcome
         let store: ResultStore

@@ -73,6 +73,9 @@ struct CoordinatorCommand: ParsableCommand {
     @Option(help: "Seconds without a word from the sink (it says hello every second) before the batch stops with exit 1; 0: never. A warning comes every 10 s before (config: coordinator.sink_silence_s; default 120).")
     var sinkSilenceLimit: Double?
 
+    @Option(help: "Seconds a worker may hold a job that has no time limit of its own, whatever its heartbeats say; then the job goes to another worker. A job with a limit is held at most that limit and 2 s. 0: without end (config: coordinator.lease_limit_s; default 3600).")
+    var leaseLimit: Double?
+
     func validate() throws {
         try BatchName.check(batch)
         try jobOptions.validate()
@@ -83,7 +86,13 @@ struct CoordinatorCommand: ParsableCommand {
         if let sinkSilenceLimit, !(sinkSilenceLimit == 0 || (sinkSilenceLimit >= 1 && sinkSilenceLimit <= 86_400)) {
             throw ValidationError("--sink-silence-limit must be 0 (never) or a number of seconds from 1 to 86400")
         }
+        if let leaseLimit, !Self.isLeaseLimit(leaseLimit) {
+            throw ValidationError("--lease-limit must be 0 (without end) or a number of seconds from 1 to 604800")
+        }
     }
+
+    /// 0 (without end), or from a second to a week.
+    static func isLeaseLimit(_ seconds: Double) -> Bool { seconds == 0 || (seconds >= 1 && seconds <= 604_800) }
 
     func run() throws {
         let log = logs.logger(role: "coordinator")
@@ -114,6 +123,11 @@ struct CoordinatorCommand: ParsableCommand {
             throw ValidationError("coordinator.sink_silence_s must be 0 (never) or a number of seconds from 1 to 86400")
         }
         machine.sinkSilenceLimit = sinkSilence == 0 ? nil : .milliseconds(Int64(sinkSilence * 1_000))
+        let leaseLimit = leaseLimit ?? file.double("coordinator.lease_limit_s") ?? 3_600
+        guard Self.isLeaseLimit(leaseLimit) else {
+            throw ValidationError("coordinator.lease_limit_s must be 0 (without end) or a number of seconds from 1 to 604800")
+        }
+        machine.leaseLimit = leaseLimit == 0 ? nil : .milliseconds(Int64(leaseLimit * 1_000))
         machine.jobsEndpoint = bind
         machine.resumeChanged = resumeChanged
         machine.paired = jobOptions.paired

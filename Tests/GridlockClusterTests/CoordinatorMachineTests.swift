@@ -350,6 +350,73 @@ struct CoordinatorMachineTests {
         #expect(again.map(\.attempt) == [2])
     }
 
+    /// Heartbeats that keep the running-job clock from ever reaching the limit: every other one
+    /// lists a job the worker was never handed first, so the job it runs seems to start again.
+    static func stall(_ machine: inout CoordinatorMachine, holding jobs: [Int], from start: Duration, to end: Duration) {
+        var step = 0
+        while start + .milliseconds(step * 250) <= end {
+            let now = Self.t0.advanced(by: start + .milliseconds(step * 250))
+            let listed = step.isMultiple(of: 2) ? [999] + jobs : jobs
+            _ = machine.receive(.heartbeat(Self.identity, jobs: listed), from: Self.worker, now: now)
+            _ = machine.tick(now: now)
+            step += 1
+        }
+    }
+
+    @Test("a worker that heartbeats a job but never finishes it loses it when its lease ends, whatever job it says it runs")
+    func leaseEndsWhateverTheHeartbeats() {
+        var held = Self.job(0)
+        held.job.timeoutSeconds = 1
+        var machine = Self.machineRunning(held)
+        // Limit 1 s and 2 s of grace from the hand-over: the lease ends at 3 s.
+        Self.stall(&machine, holding: [0], from: .zero, to: .milliseconds(3_000))
+        #expect(machine.progress.reissued == 0)
+        let late = Self.t0.advanced(by: .milliseconds(3_050))
+        _ = machine.tick(now: late)
+        #expect(machine.progress.reissued == 1)
+        // The attempt is spent: it was the job held.
+        let again = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1), from: [2], now: late))
+        #expect(again.map(\.attempt) == [2])
+    }
+
+    @Test("a job without a time limit is held at most --lease-limit; with none, without end")
+    func leaseLimitForJobsWithoutOne() {
+        for limit in [Duration.seconds(60), nil] {
+            var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
+            configuration.leaseLimit = limit
+            var machine = CoordinatorMachine(configuration: configuration)
+            _ = machine.read([Self.job(0)], ended: true, now: Self.t0)
+            _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+            _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+            _ = machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)
+            Self.stall(&machine, holding: [0], from: .zero, to: .seconds(60))
+            #expect(machine.progress.reissued == 0)
+            Self.stall(&machine, holding: [0], from: .milliseconds(60_250), to: .seconds(61))
+            #expect(machine.progress.reissued == (limit == nil ? 0 : 1), "\(String(describing: limit))")
+        }
+    }
+
+    @Test("leases follow one another: a job queued behind another is due when that one's lease ends, not at its own hand-over")
+    func leasesAreChained() {
+        var limited: [ReadJob] = []
+        for id in 0..<2 {
+            var job = Self.job(id)
+            job.job.timeoutSeconds = 1
+            limited.append(job)
+        }
+        var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
+        _ = machine.read(limited, ended: true, now: Self.t0)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+        #expect(Self.dispatched(machine.receive(.ready(Self.identity, credit: 2), from: Self.worker, now: Self.t0)).count == 2)
+        // Job 0 finishes at 2.9 s, within its lease (3 s); job 1's lease ends at 6 s.
+        Self.stall(&machine, holding: [0, 1], from: .zero, to: .milliseconds(2_750))
+        Self.stall(&machine, holding: [1], from: .milliseconds(3_000), to: .milliseconds(5_750))
+        #expect(machine.progress.reissued == 0)
+        Self.stall(&machine, holding: [1], from: .milliseconds(6_000), to: .milliseconds(6_250))
+        #expect(machine.progress.reissued == 1)
+    }
+
     @Test("a job with a CPU limit and no wall limit overruns at the wall limit it implies (2 x 0.25 + 1 s) and the grace")
     func impliedWallLimitOverrun() {
         // The job keeps no wall limit of its own: its fingerprint is a batch's run before CPU limits implied one.
