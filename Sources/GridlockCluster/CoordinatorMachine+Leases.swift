@@ -9,7 +9,7 @@ extension CoordinatorMachine {
     mutating func ready(
         _ sender: [UInt8], _ identity: WorkerIdentity, credit: Int, now: ContinuousClock.Instant, _ actions: inout [Action]
     ) {
-        guard !progress.complete else {
+        guard !progress.complete, !isQuarantined(identity, sender: sender) else {
             actions.append(.send(to: sender, .drained))
             return
         }
@@ -64,6 +64,8 @@ extension CoordinatorMachine {
             refuse(.malformed, "heartbeat listing job \(negative)", from: sender, now: now, &actions)
             return
         }
+        // A quarantined worker's jobs were taken back: what it says it holds is no matter.
+        guard !isQuarantined(identity, sender: sender) else { return }
         var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)
         worker.lastSeen = now
         if held.first != worker.running {
@@ -184,6 +186,7 @@ extension CoordinatorMachine {
                   let limit = entry.job.limits.wallSeconds(given: entry.job.timeoutSeconds),
                   let budget = leaseBudget(of: entry.job), since.duration(to: now) > budget
             else { continue }
+            if strike(worker.identity, id: id, job: job, now: now, &actions) { continue }
             forget(id, fault: "it overran its time limit of \(limit) s", now: now, &actions)
         }
         // The lease: a worker that heartbeats a job but never finishes it (whatever job it says
@@ -194,14 +197,15 @@ extension CoordinatorMachine {
                   case .assigned(_, let since, let leaseEnd?)? = state(of: job), now > leaseEnd
             else { continue }
             let held = Double(seconds: since.duration(to: now)).formatted(decimals: 1)
+            if strike(worker.identity, id: id, job: job, now: now, &actions) { continue }
             forget(id, fault: "its worker \(worker.identity) held it \(held) s, past its lease (the job's time limit and grace, or --lease-limit), whatever its heartbeats said", charging: job, now: now, &actions)
         }
     }
 
     /// Stops counting on a worker: its jobs go back to the queue. Only the job at fault (the one
     /// it was running, unless `charging` names another) is charged an attempt: the ones queued
-    /// behind it did nothing wrong.
-    mutating func forget(_ id: [UInt8], fault: String, charging: Int? = nil, now: ContinuousClock.Instant, _ actions: inout [Action]) {
+    /// behind it did nothing wrong. Without a `fault` (a quarantine), none is.
+    mutating func forget(_ id: [UInt8], fault: String?, charging: Int? = nil, now: ContinuousClock.Instant, _ actions: inout [Action]) {
         guard let info = workers.removeValue(forKey: id) else { return }
         idle.removeAll { $0 == id }
         let atFault = charging ?? info.running

@@ -31,6 +31,11 @@ public struct CoordinatorMachine {
         /// The time a job without a time limit of its own may be held (`--lease-limit`); nil:
         /// without end. Jobs with a limit are held at most that limit and the grace.
         public var leaseLimit: Duration? = .seconds(3_600)
+        /// After how many jobs held past their lease (or overrun) a worker is quarantined: given
+        /// no more jobs (CoordinatorMachine+Quarantine.swift). nil: never.
+        public var quarantineAfterLeaseEnds: Int? = 3
+        /// A local batch's workers are its children: its last is never quarantined.
+        public var keepsLastWorker = false
         /// The digests of the serving solvers (`--external-serve`): their jobs may take the time
         /// a new server has to start (ExternalServer.startAllowance) on top, which the worker
         /// does not count against the job.
@@ -111,6 +116,9 @@ public struct CoordinatorMachine {
         var state: JobState
         /// Attempts that count against the job: each dispatch, less those that were not its fault.
         var attempts = 0
+        /// The workers it ran out its lease on, one entry each time, at most one per attempt
+        /// and a few more (CoordinatorMachine+Quarantine.swift).
+        var stalledOn: [WorkerIdentity] = []
 
         init(_ read: ReadJob, state: JobState) {
             shared = read.shared
@@ -177,6 +185,7 @@ public struct CoordinatorMachine {
     /// Who the operator was told seems to have a key this coordinator lacks ("sink",
     /// "worker"): once each, so a worker's warning does not hide the sink's.
     var warnedOfKey: Set<String> = []
+    var quarantine = WorkerQuarantine()
     public internal(set) var progress = CoordinatorProgress()
 
     public init(configuration: Configuration) {
@@ -262,10 +271,13 @@ public struct CoordinatorMachine {
                 break
             }
             resume.lastHeard = now
-            for stored in jobs { settle(stored) }
+            for stored in jobs {
+                if let liar = stored.refutedWorker { refuted(liar, job: stored.job, now: now, &actions) }
+                settle(stored)
+            }
         case .sinkHello:
             // A sink heard for the first time (or restarted) learns of the batch.
-            if sender != resume.sink, let record = configuration.record { actions.append(.send(to: sender, .batchRecord(record))) }
+            if sender != resume.sink, let record = currentRecord() { actions.append(.send(to: sender, .batchRecord(record))) }
             resume.sinkSaidHello(sender, batch: configuration.batch, now: now, &actions)
         case .storedPage(let batch, let from, let jobs, let complete):
             guard sender == resume.sink, batch == configuration.batch, resume.accept(from: from, jobs: jobs, complete: complete) else {
@@ -328,8 +340,7 @@ public struct CoordinatorMachine {
             for worker in known.sorted(by: { $0.lexicographicallyPrecedes($1) }) { actions.append(.send(to: worker, .drained)) }
             idle.removeAll()
             // The sink's record of the batch gets its number of jobs.
-            if var record = configuration.record, let sink = resume.sink {
-                record.jobs = progress.read
+            if var record = currentRecord(complete: true), let sink = resume.sink {
                 record.recipe?.loadAtEnd = configuration.currentLoad?()
                 actions.append(.send(to: sink, .batchRecord(record)))
             }
@@ -406,6 +417,10 @@ public struct CoordinatorProgress: Sendable, Hashable {
     /// Jobs read and not yet handed out (checked against the sink's pages or waiting for a worker).
     public var queued = 0
     public var liveWorkers = 0
+    /// Answers the sink's replay refused, and the workers quarantined (for those, or for
+    /// holding jobs past their lease).
+    public var refuted = 0
+    public var quarantined = 0
     public var dropped = DropCounts()
     /// How the batch's stored jobs ended, this run's and earlier ones': the exit status.
     public var tally = BatchTally()

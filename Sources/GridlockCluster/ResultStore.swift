@@ -213,6 +213,20 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// Adds the workers a batch's coordinator quarantined to its recipe (a resumed batch's
+    /// list keeps those of its earlier runs), at most `BatchRecipe.maximumQuarantined`.
+    public func recordQuarantined(batch: String, _ workers: [String]) throws {
+        try queue.write { db in
+            let text = try String.fetchOne(db, sql: "SELECT recipe FROM batches WHERE id = ?", arguments: [batch])
+            guard var recipe = text.flatMap(BatchEnvironment.recipe(json:)) else { return }
+            let known = recipe.quarantined ?? []
+            let added = workers.filter { !known.contains($0) }
+            guard !added.isEmpty else { return }
+            recipe.quarantined = Array((known + added).prefix(BatchRecipe.maximumQuarantined))
+            try db.execute(sql: "UPDATE batches SET recipe = ? WHERE id = ?", arguments: [BatchEnvironment.json(recipe), batch])
+        }
+    }
+
     /// Completes a batch's record once its input has been read: how many jobs, which solvers.
     /// `solvers`, when the caller knows them all (its fold of the results held every row),
     /// saves reading the whole batch back for them: 0.4 s of a million-job batch.

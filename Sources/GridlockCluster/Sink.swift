@@ -108,6 +108,7 @@ public enum Sink {
                     try database.record(BatchEnvironment(record))
                     if record.jobs > 0 { try database.recordTotal(batch: record.batch, jobs: record.jobs) }
                     if let load = record.recipe?.loadAtEnd { try database.recordLoadAtEnd(batch: record.batch, load) }
+                    if let quarantined = record.recipe?.quarantined { try database.recordQuarantined(batch: record.batch, quarantined) }
                 case .log(let line):
                     configuration.log(line)
                 }

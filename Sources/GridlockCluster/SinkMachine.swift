@@ -165,6 +165,9 @@ public struct SinkMachine {
             guard let reason = refutation else { continue }
             counters.refutedByReplay += 1
             let worker = results[index].worker
+            // A worker that called its own answer wrong told the truth; one that did not is
+            // named to the coordinator, which quarantines it.
+            results[index].refutedAtSink = results[index].verdict != .wrong
             results[index].verdict = .wrong
             results[index].error = "the sink's replay refused the answer of worker \(worker): \(reason)"
             if results[index].solution.utf8.count > Self.keptRefutedSolutionBytes {
@@ -236,7 +239,11 @@ public struct SinkMachine {
         for index in results.indices {
             let batch = results[index].batch
             if jobs[batch] == nil { batches.append(batch) }
-            jobs[batch, default: []].append(stored.rows[index])
+            var row = stored.rows[index]
+            // Named whether or not its row was the one kept: a lie about a job stored already
+            // is a lie all the same.
+            if results[index].refutedAtSink { row.refutedWorker = results[index].worker }
+            jobs[batch, default: []].append(row)
         }
         return batches.map { .send(.stored(batch: $0, jobs: jobs[$0]!)) }
     }

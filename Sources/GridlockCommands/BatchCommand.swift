@@ -97,6 +97,8 @@ struct BatchCommand: ParsableCommand {
         // Its workers are its own children, holding a key made for this run: a job without a
         // time limit may take as long as it takes.
         configuration.leaseLimit = nil
+        // Its last worker is never quarantined: none would come to take its place.
+        configuration.keepsLastWorker = true
         let progress = ProgressLine()
         let outcome: LocalCluster.Outcome
         let store: ResultStore
@@ -167,6 +169,7 @@ struct BatchCommand: ParsableCommand {
             batch \(name): \(final.done.grouped) of \(final.read.grouped) jobs stored in \(outcome.seconds.milliseconds) \
             (\(rate.grouped) jobs/s\(final.storedBefore > 0 ? ", \(final.storedBefore.grouped) stored before" : "")\
             \(final.changed > 0 ? ", \(final.changed.grouped) changed" : "")), \(final.reissued) re-issued, \
+            \(final.quarantined > 0 ? "\(final.quarantined) workers quarantined, " : "")\
             \(outcome.sink.duplicates) duplicates dropped, \(outcome.workerRestarts) worker restarts; results in \(db)
 
             """)

@@ -76,6 +76,9 @@ struct CoordinatorCommand: ParsableCommand {
     @Option(help: "Seconds a worker may hold a job that has no time limit of its own, whatever its heartbeats say; then the job goes to another worker. A job with a limit is held at most that limit and 2 s. 0: without end (config: coordinator.lease_limit_s; default 3600).")
     var leaseLimit: Double?
 
+    @Option(help: "Jobs a worker may hold past their lease before it is quarantined: given no more jobs, named in a warning and in the batch's record. A worker whose answer the sink's replay refuses is quarantined at once. 0: never for leases (config: coordinator.quarantine_after; default 3).")
+    var quarantineAfter: Int?
+
     func validate() throws {
         try BatchName.check(batch)
         try jobOptions.validate()
@@ -88,6 +91,9 @@ struct CoordinatorCommand: ParsableCommand {
         }
         if let leaseLimit, !Self.isLeaseLimit(leaseLimit) {
             throw ValidationError("--lease-limit must be 0 (without end) or a number of seconds from 1 to 604800")
+        }
+        if let quarantineAfter, !(0...1_000).contains(quarantineAfter) {
+            throw ValidationError("--quarantine-after must be 0 (never) or a number of jobs from 1 to 1000")
         }
     }
 
@@ -128,6 +134,11 @@ struct CoordinatorCommand: ParsableCommand {
             throw ValidationError("coordinator.lease_limit_s must be 0 (without end) or a number of seconds from 1 to 604800")
         }
         machine.leaseLimit = leaseLimit == 0 ? nil : .milliseconds(Int64(leaseLimit * 1_000))
+        let quarantineAfter = quarantineAfter ?? file.int("coordinator.quarantine_after") ?? 3
+        guard (0...1_000).contains(quarantineAfter) else {
+            throw ValidationError("coordinator.quarantine_after must be 0 (never) or a number of jobs from 1 to 1000")
+        }
+        machine.quarantineAfterLeaseEnds = quarantineAfter == 0 ? nil : quarantineAfter
         machine.jobsEndpoint = bind
         machine.resumeChanged = resumeChanged
         machine.paired = jobOptions.paired
@@ -160,7 +171,8 @@ struct CoordinatorCommand: ParsableCommand {
         let final = outcome.progress
         log.info("""
             \(final.done) of \(final.read) stored (\(final.storedBefore) before this run, \(final.changed) changed), \
-            \(final.failed) failed, \(final.reissued) re-issued, \(final.dropped.malformed) malformed, \
+            \(final.failed) failed, \(final.reissued) re-issued, \(final.refuted) answers refused by the sink's replay, \
+            \(final.quarantined) workers quarantined, \(final.dropped.malformed) malformed, \
             \(final.dropped.unexpected) unexpected and \(final.dropped.forged) forged frames dropped, \
             \(refusals.count) connections refused
             """)

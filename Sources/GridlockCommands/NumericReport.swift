@@ -103,6 +103,7 @@ enum NumericReport {
     static let batchFields = [
         "id", "started", "host", "cores", "configuration", "revision", "solvers", "jobs", "time_limit_seconds", "wall_limit_seconds",
         "memory_limit_bytes", "command", "workers", "pinning", "paired", "repeats", "load_at_start", "load_at_end", "outside_solvers", "wire",
+        "quarantined",
     ]
 
     static func tables(
@@ -118,7 +119,8 @@ enum NumericReport {
                  .text($0.solvers), .integer($0.jobs), .real($0.timeLimitSeconds), .real($0.wallLimitSeconds), .integer($0.memoryLimitBytes),
                  .text($0.recipe.map(RecipeText.commandLine)), .integer($0.recipe?.workers), .text($0.recipe?.pinning),
                  .text($0.recipe.map { $0.paired ? "yes" : "no" }), .integer($0.recipe?.repeats), .real($0.recipe?.loadAtStart),
-                 .real($0.recipe?.loadAtEnd), .text($0.recipe.map(RecipeText.outsideSolvers)), .text($0.recipe?.security?.rawValue)]
+                 .real($0.recipe?.loadAtEnd), .text($0.recipe.map(RecipeText.outsideSolvers)), .text($0.recipe?.security?.rawValue),
+                 .text($0.recipe?.quarantined?.joined(separator: "; "))]
             }),
             (Table.machines.rawValue, MachineTable.fields, machines.map { MachineTable.values($0.batch, $0.machine) }),
             (Table.problems.rawValue, ["batch", "job", "source", "solver", "status", "error"], problems.map {

@@ -35,6 +35,7 @@ final class ProgressLine: @unchecked Sendable {
         }
         let text = "batch: \(of), \(Int(rate).grouped) jobs/s, \(progress.failed) failed, "
             + "\(progress.reissued) re-issued, \(progress.liveWorkers) workers"
+            + (progress.quarantined > 0 ? " (\(progress.quarantined) quarantined)" : "")
         if inPlace {
             StandardError.write("\r\u{1B}[K" + text)
             shown = true

@@ -22,6 +22,7 @@ enum RecipeText {
         var lines = ["  command: " + commandLine(recipe)]
         lines.append("  measured: " + measurement(recipe, cores: batch.cores))
         if let security = recipe.security { lines.append("  wire: " + security.summary) }
+        if let quarantined = recipe.quarantined { lines.append("  quarantined (given no more jobs): " + quarantined.joined(separator: "; ")) }
         for solver in recipe.outsideSolvers {
             lines.append("  outside solver \(solver.kind):\(solver.name)\(solver.serving ? " (serving)" : ""): \(solver.command); version: \(solver.version ?? "none printed")")
         }

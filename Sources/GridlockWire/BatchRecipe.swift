@@ -25,10 +25,14 @@ public struct BatchRecipe: Sendable, Hashable, Codable {
     public var loadAtEnd: Double?
     /// How the wire was protected; nil in records from before it was kept.
     public var security: WireSecurity?
+    /// The workers its coordinator quarantined, each with why ("node-3:4242 (3 jobs held past
+    /// their lease)"), at most `maximumQuarantined`; nil when none was.
+    public var quarantined: [String]?
+    public static let maximumQuarantined = 64
 
     public init(
         options: [String], files: [String], outsideSolvers: [OutsideSolverRecord], workers: Int, pinning: String?, paired: Bool, repeats: Int,
-        loadAtStart: Double, loadAtEnd: Double? = nil, security: WireSecurity? = nil
+        loadAtStart: Double, loadAtEnd: Double? = nil, security: WireSecurity? = nil, quarantined: [String]? = nil
     ) {
         self.options = options
         self.files = files
@@ -40,6 +44,7 @@ public struct BatchRecipe: Sendable, Hashable, Codable {
         self.loadAtStart = loadAtStart
         self.loadAtEnd = loadAtEnd
         self.security = security
+        self.quarantined = quarantined
     }
 
     /// The most a recipe's texts may hold together on the wire: room for a few hundred file
@@ -101,6 +106,7 @@ extension BatchRecipe {
         writer.bool(loadAtEnd != nil)
         if let loadAtEnd { writer.double(loadAtEnd) }
         writer.byte(security?.wireCode ?? 0)
+        writer.list(quarantined ?? []) { $0.string($1) }
     }
 
     /// Bounded whoever sends it: at most `maximumEntries` texts a list, each at most
@@ -128,6 +134,10 @@ extension BatchRecipe {
         let securityCode = try reader.byte()
         guard securityCode == 0 || WireSecurity(wireCode: securityCode) != nil else { throw .malformed("wire security") }
         security = WireSecurity(wireCode: securityCode)
+        let quarantined = try reader.list(maximumCount: Self.maximumQuarantined) { (reader: inout WireReader) throws(WireError) in
+            try reader.string(maximumBytes: WireProtocol.maximumNameBytes)
+        }
+        self.quarantined = quarantined.isEmpty ? nil : quarantined
         guard workers >= 0, (1...1_000).contains(repeats) else { throw .malformed("recipe counts") }
         for load in [loadAtStart, loadAtEnd ?? 0] where !(load.isFinite && load >= 0) { throw .malformed("load average") }
     }

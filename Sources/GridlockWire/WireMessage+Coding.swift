@@ -156,10 +156,14 @@ extension StoredJob {
         writer.fingerprint(fingerprint)
         writer.byte(status.wireCode)
         writer.bool(wrong)
+        writer.bool(refutedWorker != nil)
+        refutedWorker?.write(to: &writer)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
-        self.init(job: try reader.int(), fingerprint: try reader.fingerprint(), status: try reader.status(), wrong: try reader.bool())
+        self.init(
+            job: try reader.int(), fingerprint: try reader.fingerprint(), status: try reader.status(), wrong: try reader.bool(),
+            refutedWorker: try reader.bool() ? try WorkerIdentity(from: &reader) : nil)
     }
 }
 

@@ -29,7 +29,9 @@
 // sink of its batch: its start, its solvers and its limits (version 9), and what it takes to run
 // it again, while a worker says which code path it runs, its CPU's clock and SMT (version 10);
 // the record says how the wire was protected (version 11). A result says how its puzzle was
-// read, so the sink can replay its answer (version 12). Heartbeats list
+// read, so the sink can replay its answer (version 12). The sink's acknowledgement names the
+// worker whose answer its replay refused, and a batch's record the workers its coordinator
+// quarantined (version 13). Heartbeats list
 // the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
 // says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
 // sink.
@@ -37,7 +39,7 @@
 @_exported import GridlockKinds
 
 public enum WireProtocol {
-    public static let version: UInt8 = 12
+    public static let version: UInt8 = 13
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -145,12 +147,17 @@ public struct StoredJob: Sendable, Hashable {
     /// coordinator's exit status is made of, without a database of its own.
     public var status: JobStatus
     public var wrong: Bool
+    /// The worker whose answer the sink's replay refused, when this acknowledgement answers
+    /// one: it called the answer right, and it was not, so the coordinator gives it no more
+    /// jobs (quarantine). Nil in pages read back from the table.
+    public var refutedWorker: WorkerIdentity?
 
-    public init(job: Int, fingerprint: JobFingerprint, status: JobStatus, wrong: Bool) {
+    public init(job: Int, fingerprint: JobFingerprint, status: JobStatus, wrong: Bool, refutedWorker: WorkerIdentity? = nil) {
         self.job = job
         self.fingerprint = fingerprint
         self.status = status
         self.wrong = wrong
+        self.refutedWorker = refutedWorker
     }
 
     /// The row a result makes.
@@ -203,6 +210,10 @@ public struct JobResult: Sendable, Hashable {
     public var workerIdleRSSBytes = 0
     /// The job's repetition (`--repeats`).
     public var repetition = 0
+    /// Set by the sink when its replay refused an answer the worker did not call wrong
+    /// itself: a lie or a broken worker. Not sent: the sink's acknowledgement carries it
+    /// (`StoredJob.refutedWorker`).
+    public var refutedAtSink = false
 
     public init(batch: String, job: Int, attempt: Int, worker: WorkerIdentity, status: JobStatus) {
         self.batch = batch

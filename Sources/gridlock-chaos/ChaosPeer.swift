@@ -65,6 +65,9 @@ struct ForgedJobs: ParsableArguments {
 
 /// A peer's identity: another host's, so that forged rows are told from real ones.
 let forger = WorkerIdentity(host: "chaos-forger", pid: 666)
+/// The insiders', each its own, so that their rows and their quarantine are told apart.
+let liar = WorkerIdentity(host: "chaos-liar", pid: 667)
+let staller = WorkerIdentity(host: "chaos-staller", pid: 668)
 
 func dealer(_ context: ZMQContext, to endpoint: String, identity: [UInt8]? = nil) throws -> ZMQSocket {
     let socket = try ZMQSocket(context, .dealer)

@@ -69,27 +69,42 @@ struct ForgeResults: ParsableCommand {
 
 struct Hoard: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Asks for jobs again and again and never answers: holds what it is given.")
+        abstract: "Asks for jobs again and again and never answers: holds what it is given. With --heartbeat, lists them in its heartbeats all the while, as a stalled worker would.")
 
     @OptionGroup var target: Target
 
     @Option(help: "Seconds to go on.")
     var seconds = 20.0
 
+    @Flag(help: "Heartbeat every job it was given (the last 200: it cannot tell that a lease took them back), under a name of its own.")
+    var heartbeat = false
+
     func run() throws {
         let context = try ZMQContext()
-        let socket = try dealer(context, to: target.to, identity: Array("chaos-hoarder".utf8))
+        let socket = try dealer(context, to: target.to, identity: Array((heartbeat ? "chaos-staller" : "chaos-hoarder").utf8))
         let key = try target.key()
+        let me = heartbeat ? staller : forger
         let deadline = Date(timeIntervalSinceNow: seconds)
-        var held = 0
+        var held: [Int] = []
+        var taken = 0
+        var drained = false
         while Date() < deadline {
-            try send(socket, frames: workerFrames(.ready(forger, credit: WireProtocol.maximumCredit), key: key))
+            if heartbeat { try send(socket, frames: workerFrames(.heartbeat(me, jobs: held), key: key)) }
+            try send(socket, frames: workerFrames(.ready(me, credit: heartbeat ? 16 : WireProtocol.maximumCredit), key: key))
             while let frames = try socket.receive() {
-                if frames.count == 1, case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) { held += jobs.count }
+                switch try? WireMessage.decode(frames[0]) {
+                case .jobs(let jobs)?:
+                    taken += jobs.count
+                    held = Array((held + jobs.map(\.id)).suffix(200))
+                case .drained?:
+                    drained = true
+                default:
+                    break
+                }
             }
-            usleep(100_000)
+            usleep(heartbeat ? 250_000 : 100_000)
             // Said every round: the suite may end this peer once the batch is over.
-            print("hoard: \(held) jobs taken and never answered")
+            print("hoard: \(taken) jobs taken and never answered; told the batch is drained: \(drained ? "yes" : "no")")
             fflush(nil)
         }
         socket.close()
@@ -125,44 +140,57 @@ struct Churn: ParsableCommand {
 
 struct RogueWorker: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Asks for jobs like a worker, without the cluster's key, and answers each one given with a wrong move count.")
+        abstract: """
+            Asks for jobs like a worker and answers each with a solution that solves nothing, called correct. Without --key-file \
+            an outsider (untagged, then tagged with a key of its own); with it, an insider that the sink's replay must catch and \
+            the coordinator quarantine.
+            """)
 
     @OptionGroup var target: Target
 
-    @Option(help: "The sink's results endpoint, where the wrong answers go.")
+    @Option(help: "The sink's results endpoint, where the false answers go.")
     var sink: String
 
     @Option(help: "Seconds to go on.")
     var seconds = 10.0
 
     func run() throws {
+        let key = try target.key()
+        let me = key == nil ? forger : liar
         let context = try ZMQContext()
-        let socket = try dealer(context, to: target.to, identity: Array("chaos-rogue".utf8))
+        let socket = try dealer(context, to: target.to, identity: Array((key == nil ? "chaos-rogue" : "chaos-liar").utf8))
         let results = try ZMQSocket(context, .push)
         try results.set(.lingerMilliseconds(2_000))
         try results.connect(sink)
-        // Untagged, then tagged with a key of its own: neither is the cluster's.
-        let guessed = ClusterKey.random()
+        // An outsider's asks go untagged, then tagged with a key of its own: neither is the cluster's.
+        let ask = WireMessage.ready(me, credit: 16)
+        let asks = key.map { [ask.frames(key: $0)] } ?? [[ask.encoded()], ask.frames(key: ClusterKey.random())]
         let deadline = Date(timeIntervalSinceNow: seconds)
         var taken = 0
+        var drained = false
         while Date() < deadline {
-            for frames in [[WireMessage.ready(forger, credit: 16).encoded()], WireMessage.ready(forger, credit: 16).frames(key: guessed)] {
-                try send(socket, frames: frames)
-            }
+            for frames in asks { try send(socket, frames: frames) }
             usleep(100_000)
             while let frames = try socket.receive() {
-                guard case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) else { continue }
-                taken += jobs.count
-                let wrong = jobs.map { job in
-                    var result = JobResult(answering: job, worker: forger, status: .solved)
-                    result.moves = 1
-                    result.solution = "A+1"
-                    return result
+                switch try? WireMessage.decode(frames[0]) {
+                case .jobs(let jobs)?:
+                    taken += jobs.count
+                    let lies = jobs.map { job in
+                        var result = JobResult(answering: job, worker: me, status: .solved)
+                        result.moves = 1
+                        result.solution = "validated"
+                        result.verdict = .correct
+                        return result
+                    }
+                    try send(results, WireMessage.results(lies).encoded())
+                case .drained?:
+                    drained = true
+                default:
+                    break
                 }
-                try send(results, WireMessage.results(wrong).encoded())
             }
             // Said every round: the suite may end this peer once the batch is over.
-            print("rogue-worker: \(taken) jobs taken and answered wrongly")
+            print("rogue-worker: \(taken) jobs taken and answered with false solutions; told the batch is drained: \(drained ? "yes" : "no")")
             fflush(nil)
         }
         socket.close()

@@ -152,6 +152,32 @@ struct SinkReplayTests {
         #expect(kept.count == 1 && kept[0].solution.utf8.count < 5_000)
     }
 
+    @Test("the acknowledgement names the worker whose answer the replay refused, stored or a duplicate; not one that called its answer wrong itself")
+    func acknowledgementNamesTheLiar() {
+        let honest = Self.honestResults.first { $0.kind == .rushhour && $0.status == .solved }!
+        var lie = honest
+        lie.worker = WorkerIdentity(host: "liar", pid: 66)
+        lie.solution = "validated"
+        lie.verdict = .correct
+        var confessed = lie
+        confessed.job += 1
+        confessed.worker = WorkerIdentity(host: "broken", pid: 67)
+        confessed.verdict = .wrong
+        var machine = SinkMachine()
+        _ = machine.receiveResults([WireMessage.results([lie, confessed, honest]).encoded()], now: Self.t0)
+        let written = SinkMachineTests.stores(machine.finish()).flatMap { $0 }
+        #expect(written.map(\.refutedAtSink) == [true, false, false])
+        #expect(machine.counters.refutedByReplay == 2)
+        // The lie's row was stored before (a duplicate): it is named all the same.
+        let rows = written.map { StoredJob(storing: $0) }
+        let acks = machine.stored(written, as: ResultStore.Stored(rows: rows, inserted: 2, written: [1, 2]))
+        guard case .send(.stored(_, let jobs))? = acks.first else {
+            Issue.record("no acknowledgement: \(acks)")
+            return
+        }
+        #expect(jobs.map(\.refutedWorker) == [lie.worker, nil, nil])
+    }
+
     @Test("no result makes a row larger than its answer could be: long errors, stats and non-answers are cut, and said so")
     func resultsAreBounded() {
         let honest = Self.honestResults.first { $0.kind == .rushhour && $0.status == .solved }!

@@ -49,6 +49,7 @@ struct WireMessageTests {
         .results([crashedResult, sampleResult]),
         .stored(batch: "b-1", jobs: [StoredJob(job: 0, fingerprint: JobFingerprint(1)), StoredJob(job: -5, fingerprint: JobFingerprint(.max))]),
         .stored(batch: "b-1", jobs: []),
+        .stored(batch: "b-1", jobs: [StoredJob(job: 4, fingerprint: JobFingerprint(9), status: .solved, wrong: true, refutedWorker: worker)]),
         .sinkHello,
         .storedQuery(batch: "b-1", from: 8_192, limit: 8_192),
         .storedPage(batch: "b-1", from: 0, jobs: [StoredJob(job: 3, fingerprint: JobFingerprint(42))], complete: true),
@@ -73,7 +74,8 @@ struct WireMessageTests {
             options: ["--solver", "bfs,ext", "--external", "rushhour:ext=./ext --fast", "--time-limit", "1.5", "--paired", "--repeats", "3"],
             files: ["/data/a.txt", "/data/b c.txt"],
             outsideSolvers: [OutsideSolverRecord(kind: "rushhour", name: "ext", command: "./ext --fast", serving: false, version: "ext 1.2")],
-            workers: 16, pinning: "one CPU each", paired: true, repeats: 3, loadAtStart: 0.4, loadAtEnd: 15.9))
+            workers: 16, pinning: "one CPU each", paired: true, repeats: 3, loadAtStart: 0.4, loadAtEnd: 15.9,
+            quarantined: ["liar:66 (the sink's replay refused its answer to job 4)"]))
 
     @Test("a batch record with a count below zero or a wall limit that is no positive number is malformed")
     func batchRecordBounds() {
@@ -83,6 +85,8 @@ struct WireMessageTests {
             ("long host", { $0.host = String(repeating: "x", count: 256) }),
             ("zero repeats", { $0.recipe?.repeats = 0 }), ("workers", { $0.recipe?.workers = -1 }),
             ("NaN load", { $0.recipe?.loadAtStart = .nan }), ("negative end load", { $0.recipe?.loadAtEnd = -2 }),
+            ("long quarantine line", { $0.recipe?.quarantined = [String(repeating: "q", count: 256)] }),
+            ("quarantine list", { $0.recipe?.quarantined = Array(repeating: "q", count: BatchRecipe.maximumQuarantined + 1) }),
             ("long version", { $0.recipe?.outsideSolvers[0].version = String(repeating: "v", count: 256) }),
             ("long pinning", { $0.recipe?.pinning = String(repeating: "p", count: 256) }),
             ("too many files", { $0.recipe?.files = Array(repeating: "/f", count: BatchRecipe.maximumEntries + 1) }),
