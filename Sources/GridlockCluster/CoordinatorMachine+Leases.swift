@@ -13,6 +13,7 @@ extension CoordinatorMachine {
             actions.append(.send(to: sender, .drained))
             return
         }
+        guard !changesName(sender, identity, now: now, &actions) else { return }
         // Asking for work is no sign of working: only a new worker's first word counts as seen.
         // Taken out of the table while it changes: a copy left there would make every change
         // to its sets copy them whole.
@@ -65,7 +66,7 @@ extension CoordinatorMachine {
             return
         }
         // A quarantined worker's jobs were taken back: what it says it holds is no matter.
-        guard !isQuarantined(identity, sender: sender) else { return }
+        guard !isQuarantined(identity, sender: sender), !changesName(sender, identity, now: now, &actions) else { return }
         var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)
         worker.lastSeen = now
         if held.first != worker.running {
@@ -87,6 +88,14 @@ extension CoordinatorMachine {
         }
         worker.lastHeldCount = max(held.count, Self.mayStillArrive(worker.sent.contents, firstHeld: firstHeld, lastHeld: held.last))
         workers[sender] = worker
+    }
+
+    /// Whether a known connection gives another name than it did: refused, so that a worker
+    /// cannot shed its strikes, or a quarantine, by renaming itself.
+    mutating func changesName(_ sender: [UInt8], _ identity: WorkerIdentity, now: ContinuousClock.Instant, _ actions: inout [Action]) -> Bool {
+        guard let index = workers.index(forKey: sender), workers.values[index].identity != identity else { return false }
+        refuse(.unexpected, "a worker named \(workers.values[index].identity) that now says it is \(identity)", from: sender, now: now, &actions)
+        return true
     }
 
     /// What a worker may hold once the jobs on their way to it arrive: from the first job it
@@ -186,7 +195,7 @@ extension CoordinatorMachine {
                   let limit = entry.job.limits.wallSeconds(given: entry.job.timeoutSeconds),
                   let budget = leaseBudget(of: entry.job), since.duration(to: now) > budget
             else { continue }
-            if strike(worker.identity, id: id, job: job, now: now, &actions) { continue }
+            if strike(worker.identity, id: id, job: job, running: worker.running, now: now, &actions) { continue }
             forget(id, fault: "it overran its time limit of \(limit) s", now: now, &actions)
         }
         // The lease: a worker that heartbeats a job but never finishes it (whatever job it says
@@ -197,7 +206,7 @@ extension CoordinatorMachine {
                   case .assigned(_, let since, let leaseEnd?)? = state(of: job), now > leaseEnd
             else { continue }
             let held = Double(seconds: since.duration(to: now)).formatted(decimals: 1)
-            if strike(worker.identity, id: id, job: job, now: now, &actions) { continue }
+            if strike(worker.identity, id: id, job: job, running: worker.running, now: now, &actions) { continue }
             forget(id, fault: "its worker \(worker.identity) held it \(held) s, past its lease (the job's time limit and grace, or --lease-limit), whatever its heartbeats said", charging: job, now: now, &actions)
         }
     }

@@ -311,6 +311,7 @@ public struct CoordinatorMachine {
             lastAlive = now
         }
         checkWorkers(now: now, &actions)
+        sendPendingRecord(&actions)
         checkStores(now: now, &actions)
         checkSink(now: now, &actions)
         progress.liveWorkers = workers.count

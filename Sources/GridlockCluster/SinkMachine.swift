@@ -42,6 +42,9 @@ public struct SinkMachine {
     public static let storeWindow: Duration = .milliseconds(20)
     public static let storeGroup = 4_096
 
+    /// The most workers one group's acknowledgements name as refuted: 16 x 264 bytes at most.
+    static let namedPerGroup = 16
+
     /// What is kept of a solution the replay refused: enough to see what was wrong with it.
     static let keptRefutedSolutionBytes = 4_096
 
@@ -235,14 +238,18 @@ public struct SinkMachine {
         counters.duplicates += results.count - stored.inserted
         var batches: [String] = []
         var jobs: [String: [StoredJob]] = [:]
+        var named: Set<WorkerIdentity> = []
         // By index: iterating the results would copy each one, a retain per string.
         for index in results.indices {
             let batch = results[index].batch
             if jobs[batch] == nil { batches.append(batch) }
             var row = stored.rows[index]
-            // Named whether or not its row was the one kept: a lie about a job stored already
-            // is a lie all the same.
-            if results[index].refutedAtSink { row.refutedWorker = results[index].worker }
+            // Named whether or not its row was the one kept (a lie about a job stored already
+            // is a lie all the same), once a group and at most a few: 4,096 rows each naming a
+            // 255-byte host would pass the coordinator's frame limit, and lose every ack.
+            if results[index].refutedAtSink, named.count < Self.namedPerGroup, named.insert(results[index].worker).inserted {
+                row.refutedWorker = results[index].worker
+            }
             jobs[batch, default: []].append(row)
         }
         return batches.map { .send(.stored(batch: $0, jobs: jobs[$0]!)) }

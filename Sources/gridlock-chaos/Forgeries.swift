@@ -76,8 +76,11 @@ struct Hoard: ParsableCommand {
     @Option(help: "Seconds to go on.")
     var seconds = 20.0
 
-    @Flag(help: "Heartbeat every job it was given (the last 200: it cannot tell that a lease took them back), under a name of its own.")
+    @Flag(help: "Take a grant of 16 jobs at a time and list it in every heartbeat, as a stalled worker would, under a name of its own; drop it after --hold seconds and ask again.")
     var heartbeat = false
+
+    @Option(help: "With --heartbeat, seconds each grant is held.")
+    var hold = 3.5
 
     func run() throws {
         let context = try ZMQContext()
@@ -86,15 +89,18 @@ struct Hoard: ParsableCommand {
         let me = heartbeat ? staller : forger
         let deadline = Date(timeIntervalSinceNow: seconds)
         var held: [Int] = []
+        var heldSince = Date()
         var taken = 0
         var drained = false
         while Date() < deadline {
+            if heartbeat, !held.isEmpty, Date().timeIntervalSince(heldSince) > hold { held = [] }
             if heartbeat { try send(socket, frames: workerFrames(.heartbeat(me, jobs: held), key: key)) }
-            try send(socket, frames: workerFrames(.ready(me, credit: heartbeat ? 16 : WireProtocol.maximumCredit), key: key))
+            if !heartbeat || held.isEmpty { try send(socket, frames: workerFrames(.ready(me, credit: heartbeat ? 16 : WireProtocol.maximumCredit), key: key)) }
             while let frames = try socket.receive() {
                 switch try? WireMessage.decode(frames[0]) {
                 case .jobs(let jobs)?:
                     taken += jobs.count
+                    if held.isEmpty { heldSince = Date() }
                     held = Array((held + jobs.map(\.id)).suffix(200))
                 case .drained?:
                     drained = true

@@ -113,7 +113,9 @@ struct CoordinatorQuarantineTests {
         #expect(machine.progress.refuted == 1 && machine.progress.quarantined == 1)
         #expect(machine.progress.stored == 1, "its answer is stored, as wrong")
         #expect(Self.logs(acknowledged).contains { $0.contains("quarantined worker liar:1: the sink's replay refused its answer to job 0") })
-        let recorded = acknowledged.compactMap { action -> BatchRecord? in
+        // The sink hears of it at the next tick, once for every quarantine since the last.
+        let ticked = machine.tick(now: Self.at(.seconds(2)))
+        let recorded = ticked.compactMap { action -> BatchRecord? in
             if case .send(T.sink, .batchRecord(let record)) = action { record } else { nil }
         }
         #expect(recorded.first?.recipe?.quarantined == ["liar:1 (the sink's replay refused its answer to job 0)"])
@@ -127,19 +129,76 @@ struct CoordinatorQuarantineTests {
         #expect(machine.workers[Self.liarID] == nil)
     }
 
-    @Test("a local batch never quarantines its last worker: it warns instead")
+    @Test("a local batch never quarantines its last worker: it warns instead; with another one left, it does")
     func lastLocalWorkerIsKept() {
-        for keeps in [true, false] {
+        for (keeps, another) in [(true, false), (false, false), (true, true)] {
             var machine = Self.machine(jobs: 3, keepsLastWorker: keeps)
+            if another { _ = machine.receive(.ready(Self.honest, credit: 1), from: Self.honestID, now: T.t0) }
             _ = T.dispatched(machine.receive(.ready(Self.liar, credit: 1), from: Self.liarID, now: T.t0))
             let actions = machine.receive(
                 .stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: T.job(0).job.fingerprint, status: .solved, wrong: true, refutedWorker: Self.liar)]),
                 from: T.sink, now: Self.at(.seconds(1)))
-            #expect(machine.progress.quarantined == (keeps ? 0 : 1))
-            #expect(Self.logs(actions).contains { $0.contains("it is this batch's last worker") } == keeps)
+            let kept = keeps && !another
+            #expect(machine.progress.quarantined == (kept ? 0 : 1))
+            #expect(Self.logs(actions).contains { $0.contains("it is this batch's last worker") } == kept)
             let asked = T.dispatched(machine.receive(.ready(Self.liar, credit: 1), from: Self.liarID, now: Self.at(.seconds(1))))
-            #expect(asked.isEmpty == !keeps)
+            #expect(asked.isEmpty == !kept)
         }
+    }
+
+    /// Heartbeats from the liar listing `listed` at each 250 ms from `start` to `end`, ticking.
+    static func beat(_ machine: inout CoordinatorMachine, _ listed: [Int], from start: Duration, to end: Duration) {
+        var now = start
+        while now <= end {
+            _ = machine.receive(.heartbeat(liar, jobs: listed), from: liarID, now: at(now))
+            _ = machine.tick(now: at(now))
+            now += .milliseconds(250)
+        }
+    }
+
+    @Test("a lease that ends on the job the worker says it runs is a strike; one that ends while it says it runs another is not, though the job goes back")
+    func strikesNeedTheRunningJob() {
+        for runsIt in [true, false] {
+            var machine = Self.machine(jobs: 2)
+            _ = machine.receive(.ready(Self.liar, credit: 1), from: Self.liarID, now: T.t0)
+            // A job it was never given first for a second, so the job's own clock starts late
+            // and only its lease (3 s from the hand-over) can end it.
+            Self.beat(&machine, [999, 0], from: .zero, to: .milliseconds(750))
+            Self.beat(&machine, runsIt ? [0] : [999, 0], from: .seconds(1), to: .milliseconds(3_250))
+            #expect(machine.progress.reissued == 1, "\(runsIt)")
+            #expect(machine.quarantine.strikes[Self.liar] == (runsIt ? 1 : nil), "\(runsIt): \(machine.quarantine.strikes)")
+        }
+    }
+
+    @Test("a connection that changes its name is refused: a worker cannot shed its strikes, or a quarantine, by renaming itself")
+    func renamingIsRefused() {
+        var machine = Self.machine(jobs: 3)
+        _ = machine.receive(.ready(Self.liar, credit: 1), from: Self.liarID, now: T.t0)
+        let renamed = WorkerIdentity(host: "liar", pid: 2)
+        #expect(T.dispatched(machine.receive(.ready(renamed, credit: 1), from: Self.liarID, now: T.t0)).isEmpty)
+        _ = machine.receive(.heartbeat(renamed, jobs: []), from: Self.liarID, now: T.t0)
+        #expect(machine.progress.dropped.unexpected == 2)
+        // Quarantined, its connection stays refused under any name.
+        _ = machine.receive(
+            .stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: T.job(0).job.fingerprint, status: .solved, wrong: true, refutedWorker: Self.liar)]),
+            from: T.sink, now: T.t0)
+        let asked = machine.receive(.ready(renamed, credit: 1), from: Self.liarID, now: T.t0)
+        #expect(T.dispatched(asked).isEmpty && asked.contains(.send(to: Self.liarID, .drained)))
+    }
+
+    @Test("once the replay refuses one solver's answers from two workers, the solver is at fault: no more quarantines for it, said once")
+    func refusedSolverStopsQuarantines() {
+        var machine = Self.machine(jobs: 4)
+        let third = WorkerIdentity(host: "third", pid: 3)
+        var actions: [CoordinatorMachine.Action] = []
+        for (job, worker) in [(0, Self.liar), (1, Self.honest), (2, third)] {
+            actions += machine.receive(
+                .stored(batch: "b", jobs: [StoredJob(job: job, fingerprint: T.job(job).job.fingerprint, status: .solved, wrong: true, refutedWorker: worker)]),
+                from: T.sink, now: T.t0)
+        }
+        #expect(machine.progress.refuted == 3 && machine.progress.quarantined == 1)
+        #expect(machine.quarantine.contains(Self.liar) && !machine.quarantine.contains(Self.honest))
+        #expect(Self.logs(actions).filter { $0.contains("the solver or the replay is at fault") }.count == 1)
     }
 
     @Test("the sink keeps the quarantined workers in the batch's recipe: a resumed batch adds to the list, never past its bound")

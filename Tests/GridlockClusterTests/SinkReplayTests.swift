@@ -176,6 +176,20 @@ struct SinkReplayTests {
             return
         }
         #expect(jobs.map(\.refutedWorker) == [lie.worker, nil, nil])
+
+        // A group's acknowledgements name each liar once: 4,096 lies by one worker with a
+        // 255-byte name would otherwise pass the coordinator's frame limit.
+        var long = lie
+        long.worker = WorkerIdentity(host: String(repeating: "h", count: 255), pid: 1)
+        var group = SinkMachine()
+        _ = group.receiveResults([WireMessage.results((0..<64).map { var each = long; each.job = $0; return each }).encoded()], now: Self.t0)
+        let lies = SinkMachineTests.stores(group.finish()).flatMap { $0 }
+        let named = group.stored(lies, as: ResultStore.Stored(rows: lies.map { StoredJob(storing: $0) }, inserted: lies.count))
+        guard case .send(.stored(_, let rows))? = named.first else {
+            Issue.record("no acknowledgement: \(named)")
+            return
+        }
+        #expect(rows.count == 64 && rows.compactMap(\.refutedWorker) == [long.worker])
     }
 
     @Test("no result makes a row larger than its answer could be: long errors, stats and non-answers are cut, and said so")
