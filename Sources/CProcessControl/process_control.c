@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <malloc.h>
 #include "process_control.h"
 #include <errno.h>
 #include <sched.h>
@@ -172,4 +173,8 @@ int gridlock_become_subreaper(void) {
 int gridlock_pipe_unread(int fd) {
     int count = 0;
     return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
+}
+
+int gridlock_trim_heap(void) {
+    return malloc_trim(0);
 }

@@ -16,6 +16,7 @@
 //   coordinator.attempts  = 3
 //   coordinator.lease_limit_s = 3600   a job without a time limit is held this long at most (0: no end)
 //   coordinator.quarantine_after = 3   jobs held past their lease before a worker is quarantined (0: never)
+//   coordinator.max_peers = 2048   peers connected at once (0: no cap); sink.max_peers likewise
 //   job.timeout_s         = 30
 //   job.time_limit_s      = 10         CPU seconds a job's solver may use
 //   job.memory_limit      = 2G         memory a job's solver may hold
@@ -32,7 +33,7 @@ public struct ClusterConfig: Sendable, Hashable {
     public static let keys: Set<String> = Set([
         "coordinator.bind", "coordinator.endpoint", "sink.bind", "sink.endpoint", "sink.database",
         "worker.processes", "worker.window", "worker.heartbeat_ms", "coordinator.silence_limit_s",
-        "coordinator.store_timeout_s", "coordinator.sink_silence_s", "coordinator.lease_limit_s", "coordinator.quarantine_after", "coordinator.attempts", "job.timeout_s", "job.time_limit_s", "job.memory_limit", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.metrics", "worker.coordinator_silence_s",
+        "coordinator.store_timeout_s", "coordinator.sink_silence_s", "coordinator.lease_limit_s", "coordinator.quarantine_after", "coordinator.max_peers", "sink.max_peers", "coordinator.attempts", "job.timeout_s", "job.time_limit_s", "job.memory_limit", "job.max_states", "cluster.key_file", "cluster.keys", "coordinator.metrics", "sink.metrics", "worker.metrics", "worker.coordinator_silence_s",
         "worker.sink_silence_s", "cluster.insecure",
     ]).union(repeatableKeys)
 

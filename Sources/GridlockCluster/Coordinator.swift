@@ -19,6 +19,9 @@ public enum Coordinator {
         /// CURVE: the jobs socket admits only the allowlist's workers and sink (the context's
         /// ZAP handler decides), and the sink is reached only at its own key.
         public var curve: RoleKeys?
+        /// The cap on the jobs socket's peers (`--max-peers`), which the context's ZAP handler
+        /// enforces; nil: none (a local batch's coordinator, reached only by its own workers).
+        public var peers: PeerGate?
 
         public init(bind: String, sink: @escaping @Sendable () -> String, machine: CoordinatorMachine.Configuration) {
             self.bind = bind
@@ -51,7 +54,8 @@ public enum Coordinator {
         let router = try ZMQSocket(context, .router)
         try router.set(.maximumMessageBytes(WireProtocol.maximumCoordinatorFrameBytes))
         try router.set(.lingerMilliseconds(1_000))
-        if let curve = configuration.curve { try router.secure(curve.server) }
+        if let curve = configuration.curve { try router.secure(curve.server) } else if configuration.peers != nil { try router.askZAP(domain: CurveAllowlist.jobsDomain) }
+        let watch = try configuration.peers.map { try GateWatch(router, context: context, gate: $0, name: "coordinator") }
         try router.bind(configuration.bind)
         bound(router.lastEndpoint)
         let sink = try ZMQSocket(context, .push)
@@ -59,6 +63,7 @@ public enum Coordinator {
         if let curve = configuration.curve { try sink.secure(curve.client(of: .sink)) }
         try sink.connect(configuration.sink())
         defer {
+            watch?.close()
             router.close()
             sink.close()
         }
@@ -89,7 +94,9 @@ public enum Coordinator {
             // While input is wanted and at hand, only glance at the socket; otherwise wait for
             // the socket, or for the input that has nothing to give yet (a pipe).
             let wait = machine.wantedJobs > 0 && input.isEmpty ? Duration.zero : WireProtocol.pollInterval
-            if try ZMQPoller.readable([router], descriptors: input, timeout: wait)[0] {
+            let readable = try ZMQPoller.readable([router] + (watch.map { [$0.socket] } ?? []), descriptors: input, timeout: wait)
+            if watch != nil, readable[1] { try watch?.drain() }
+            if readable[0] {
                 var handled = 0
                 while handled < 10_000, let frames = try router.receive() {
                     handled += 1

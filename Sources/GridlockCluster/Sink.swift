@@ -45,6 +45,9 @@ public enum Sink {
         /// CURVE: the results socket admits only the allowlist's workers and coordinator (the
         /// context's ZAP handler decides), and the coordinator is reached only at its own key.
         public var curve: RoleKeys?
+        /// The cap on the results socket's peers (`--max-peers`), which the context's ZAP
+        /// handler enforces; nil: none (a local batch's sink, reached only by its own workers).
+        public var peers: PeerGate?
 
         public init(bind: String, coordinator: @escaping @Sendable () -> String, database: ResultStore) {
             self.bind = bind
@@ -69,7 +72,8 @@ public enum Sink {
         // a batch of trivial jobs grow by tens of megabytes.
         try results.set(.receiveHighWaterMark(Self.queuedFramesPerWorker))
         try results.set(.lingerMilliseconds(0))
-        if let curve = configuration.curve { try results.secure(curve.server) }
+        if let curve = configuration.curve { try results.secure(curve.server) } else if configuration.peers != nil { try results.askZAP(domain: CurveAllowlist.resultsDomain) }
+        let watch = try configuration.peers.map { try GateWatch(results, context: context, gate: $0, name: "sink") }
         try results.bind(configuration.bind)
         bound(results.lastEndpoint)
         let coordinator = try ZMQSocket(context, .dealer)
@@ -78,6 +82,7 @@ public enum Sink {
         if let curve = configuration.curve { try coordinator.secure(curve.client(of: .coordinator)) }
         try coordinator.connect(configuration.coordinator())
         defer {
+            watch?.close()
             results.close()
             coordinator.close()
         }
@@ -132,8 +137,10 @@ public enum Sink {
             // Idle, wait for results; once some wait, sleep out their window (only the coordinator
             // can wake the sink) and then take everything that arrived meanwhile.
             let listening = !machine.holdsResults
-            let readable = try ZMQPoller.readable(listening ? [coordinator, results] : [coordinator], timeout: machine.timeout(now: clock.now))
-            if listening, readable[1] { try takeResults() }
+            let polled = [coordinator] + (watch.map { [$0.socket] } ?? []) + (listening ? [results] : [])
+            let readable = try ZMQPoller.readable(polled, timeout: machine.timeout(now: clock.now))
+            if watch != nil, readable[1] { try watch?.drain() }
+            if listening, readable.last! { try takeResults() }
             if readable[0], let frames = try coordinator.receive() {
                 try perform(machine.receiveFromCoordinator(frames, now: clock.now))
             }

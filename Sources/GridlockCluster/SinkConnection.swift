@@ -20,6 +20,8 @@ struct SinkConnection {
 
     mutating func apply(_ event: ZMQMonitor.Event, now: ContinuousClock.Instant) {
         switch event {
+        case .accepted:
+            break  // A connecting socket accepts nothing.
         case .connected:
             if !connected { since = now }
             connected = true

@@ -76,6 +76,8 @@ struct CoordinatorCommand: ParsableCommand {
     @Option(help: "Seconds a worker may hold a job that has no time limit of its own, whatever its heartbeats say; then the job goes to another worker. A job with a limit is held at most that limit and 2 s. 0: without end (config: coordinator.lease_limit_s; default 3600).")
     var leaseLimit: Double?
 
+    @OptionGroup var peers: PeerOptions
+
     @Option(help: "Jobs a worker may hold past their lease before it is quarantined: given no more jobs, named in a warning and in the batch's record. A worker whose answer the sink's replay refuses is quarantined at once. 0: never for leases (config: coordinator.quarantine_after; default 3).")
     var quarantineAfter: Int?
 
@@ -154,7 +156,8 @@ struct CoordinatorCommand: ParsableCommand {
         defer { observation?.stop() }
         if let observation { log.info("metrics on http://\(observation.server.address)/metrics") }
         let refusals = RefusedConnections()
-        let outcome = try RoleLifetime.run(admitting: security.curve, refusals: refusals, log: configuration.log) { context, stop in
+        configuration.peers = try peers.gate(file, key: "coordinator.max_peers", role: "coordinator")
+        let outcome = try RoleLifetime.run(admitting: security.curve, gate: configuration.peers, refusals: refusals, log: configuration.log) { context, stop in
             try Coordinator.run(
                 reader, configuration, context: context, stop: stop,
                 bound: {

@@ -223,6 +223,8 @@ struct SinkCommand: ParsableCommand {
 
     @OptionGroup var metrics: MetricsOption
 
+    @OptionGroup var peers: PeerOptions
+
     @OptionGroup var logs: LogFormatOption
 
     func run() throws {
@@ -243,8 +245,10 @@ struct SinkCommand: ParsableCommand {
         defer { observation?.stop() }
         if let observation { log.info("metrics on http://\(observation.server.address)/metrics") }
         let refusals = RefusedConnections()
-        try RoleLifetime.run(admitting: security.curve, refusals: refusals, log: { log.warning("\($0)") }) { context, stop in
+        let gate = try peers.gate(file, key: "sink.max_peers", role: "sink")
+        try RoleLifetime.run(admitting: security.curve, gate: gate, refusals: refusals, log: { log.warning("\($0)") }) { context, stop in
             var sink = Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store)
+            sink.peers = gate
             sink.key = security.key
             sink.curve = security.curve
             sink.log = { log.warning("\($0)") }
@@ -300,12 +304,13 @@ enum ConfigFile {
 /// A role's life: a ZeroMQ context, SIGINT and SIGTERM turned into a stop request, the role's
 /// loop, and the context closed after it (which waits for the role's sockets to close).
 ///
-/// A role that binds with CURVE (`admitting` its allowlist) runs the context's ZAP handler
-/// first: without it, libzmq would admit any client key at all.
+/// A role that binds with CURVE (`admitting` its allowlist), or caps its peers (`gate`), runs
+/// the context's ZAP handler first: without it, libzmq would admit any client key at all, and
+/// any number of peers.
 enum RoleLifetime {
     static func run<T>(
-        admitting keys: RoleKeys? = nil, refusals: RefusedConnections = RefusedConnections(), log: @escaping @Sendable (String) -> Void = { _ in },
-        _ body: (ZMQContext, StopFlag) throws -> T
+        admitting keys: RoleKeys? = nil, gate: PeerGate? = nil, refusals: RefusedConnections = RefusedConnections(),
+        log: @escaping @Sendable (String) -> Void = { _ in }, _ body: (ZMQContext, StopFlag) throws -> T
     ) throws -> T {
         // Before any socket: a role with many peers holds a descriptor for each.
         FileDescriptorLimit.raiseToHard()
@@ -314,9 +319,10 @@ enum RoleLifetime {
         TerminationSignals.forward(to: stop)
         defer { context.terminate() }
         var handler: ZAPHandler?
-        if let keys {
+        if keys != nil || gate != nil {
+            let allowlist = keys?.allowlist
             handler = try ZAPHandler(
-                context: context, decide: keys.allowlist.decide,
+                context: context, decide: { PeerGate.decide($0, gate: gate, allowlist: allowlist) },
                 denied: { request, reason in refusals.note(request, reason).map(log) })
         }
         defer { handler?.stop() }

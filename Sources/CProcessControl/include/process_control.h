@@ -23,6 +23,10 @@ pid_t gridlock_spawn_shell(
     const char *command, char *const environment[], int input, int output, int errors, const int *cgroup_procs, int cgroup_count,
     int usage_out);
 
+/// Gives the heap's free memory back to the system (malloc_trim(3), which Swift's Glibc module
+/// leaves out); 1 if any was given back.
+int gridlock_trim_heap(void);
+
 /// Runs this process (its calling thread, and the threads and children it starts from now on)
 /// on `cpu` alone (sched_setaffinity); 0 on success, -1 with errno set.
 int gridlock_pin_to_cpu(int cpu);
