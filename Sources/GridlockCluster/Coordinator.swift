@@ -57,6 +57,7 @@ public enum Coordinator {
         if let curve = configuration.curve { try router.secure(curve.server) } else if configuration.peers != nil { try router.askZAP(domain: CurveAllowlist.jobsDomain) }
         let watch = try configuration.peers.map { try GateWatch(router, context: context, gate: $0, name: "coordinator") }
         try router.bind(configuration.bind)
+        watch?.bound(to: router.lastEndpoint)
         bound(router.lastEndpoint)
         let sink = try ZMQSocket(context, .push)
         try sink.set(.lingerMilliseconds(2_000))

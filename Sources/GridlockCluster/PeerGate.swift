@@ -8,8 +8,11 @@
 // carries none, so handshakes cannot be counted apart); the context's ZAP handler asks the gate
 // about each new handshake, CURVE or plain, and refuses it while the cap is reached. So a
 // connection counts from its acceptance, handshake or not, until it closes. The count trails the
-// connections by a pass of the loop, so a burst may pass the cap by what arrives in one pass: a
-// bound, not an exact count.
+// connections by a pass of the loop, so handshakes admitted meanwhile count too.
+//
+// Refusing at the handshake was not enough: a handshake waits for the ZAP handler's answer
+// holding its 23 KB, and a flood of 10,000 still took a coordinator to 258 MB. So the loop also
+// shuts down each connection accepted while the cap is reached, before its handshake: 111 MB.
 //
 // Peers that leave hand their memory back to the allocator, not to the system: after a flood the
 // role stayed at its peak. Once the peers have fallen well below their peak, the loop trims the
@@ -58,20 +61,27 @@ public final class PeerGate: @unchecked Sendable {
         }
     }
 
-    /// What the loop heard from the bound socket's monitor.
-    public func note(_ events: [(event: ZMQMonitor.Event, descriptor: Int32)]) {
+    /// What the loop heard from the bound socket's monitor. Returns the connections accepted
+    /// while the cap was reached: the loop closes them before their handshake, which is what
+    /// costs memory (23 KB each, where a connection waiting for its handshake costs 2 KB).
+    @discardableResult
+    public func note(_ events: [(event: ZMQMonitor.Event, descriptor: Int32)]) -> [Int32] {
         lock.withLock {
             // Every handshake admitted so far was accepted before it: its acceptance is in these
             // events, or in the set already.
             admittedSinceNote = 0
+            var over: [Int32] = []
             for (event, descriptor) in events {
                 switch event {
-                case .accepted: connected.insert(descriptor)
+                case .accepted:
+                    if connected.count >= limit { over.append(descriptor) }
+                    connected.insert(descriptor)
                 case .disconnected: connected.remove(descriptor)
                 case .connected, .handshakeFailed: break  // A handshake's event carries no descriptor.
                 }
             }
             peak = max(peak, connected.count)
+            return over
         }
     }
 
@@ -111,10 +121,53 @@ public final class GateWatch {
 
     public var socket: ZMQSocket { monitor.socket }
 
-    /// Tells the gate what happened, and trims the heap once many peers have left.
+    /// The bound socket's TCP port, once bound: connections past the cap are closed only on
+    /// it (an ipc:// endpoint's peers are this machine's, and are only refused at handshake).
+    private var port: UInt16?
+
+    /// Call with the socket's endpoint once bound ("tcp://127.0.0.1:5555").
+    public func bound(to endpoint: String) {
+        guard endpoint.hasPrefix("tcp://"), let colon = endpoint.lastIndex(of: ":") else { return }
+        port = UInt16(endpoint[endpoint.index(after: colon)...])
+    }
+
+    /// Tells the gate what happened, closes the connections past the cap, and trims the heap
+    /// once many peers have left.
     public func drain() throws {
-        gate.note(try monitor.connectionEvents())
+        for descriptor in gate.note(try monitor.connectionEvents()) where port.map({ Self.isAcceptedConnection(descriptor, port: $0) }) ?? false {
+            // libzmq's I/O thread owns the descriptor: shutting it down (not closing it) makes
+            // that thread read the end of the connection and close it itself.
+            _ = shutdown(descriptor, Int32(SHUT_RDWR))
+        }
         if gate.shouldTrim() { _ = gridlock_trim_heap() }
+    }
+
+    /// Whether `descriptor` is still a TCP connection accepted by this process: it has a peer,
+    /// and its local port is the bound socket's. The event is read a moment after libzmq
+    /// wrote it, and the descriptor may have been closed and reused since; anything else (the
+    /// listener itself, an outgoing connection, a file) is left alone.
+    static func isAcceptedConnection(_ descriptor: Int32, port bound: UInt16) -> Bool {
+        var local = sockaddr_storage()
+        var peer = sockaddr_storage()
+        var localLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        var peerLength = localLength
+        let named = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &localLength) == 0 }
+        }
+        let connected = withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &peerLength) == 0 }
+        }
+        guard named, connected, let port = Self.port(of: local) else { return false }
+        return port == bound
+    }
+
+    private static func port(of address: sockaddr_storage) -> UInt16? {
+        var address = address
+        switch Int32(address.ss_family) {
+        case AF_INET: return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) } }
+        case AF_INET6: return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) } }
+        default: return nil
+        }
     }
 
     public func close() { monitor.close() }

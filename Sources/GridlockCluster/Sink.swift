@@ -75,6 +75,7 @@ public enum Sink {
         if let curve = configuration.curve { try results.secure(curve.server) } else if configuration.peers != nil { try results.askZAP(domain: CurveAllowlist.resultsDomain) }
         let watch = try configuration.peers.map { try GateWatch(results, context: context, gate: $0, name: "sink") }
         try results.bind(configuration.bind)
+        watch?.bound(to: results.lastEndpoint)
         bound(results.lastEndpoint)
         let coordinator = try ZMQSocket(context, .dealer)
         try coordinator.set(.lingerMilliseconds(2_000))

@@ -1,6 +1,7 @@
 // The cap on a role's peers (PeerGate.swift): counted by descriptor from the monitor's events,
 // decided for the ZAP handler, and the heap trimmed once many have left.
 
+import Foundation
 import Testing
 @testable import GridlockCluster
 import ZeroMQ
@@ -57,5 +58,33 @@ struct PeerGateTests {
         #expect(!gate.shouldTrim())
         gate.note((256..<512).map { (.disconnected, Int32($0)) })
         #expect(gate.shouldTrim())
+    }
+
+    @Test("only a connection accepted on the bound port is shut down past the cap: never the listener, an outgoing connection or a file")
+    func onlyAcceptedConnectionsAreShut() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = UInt16(bigEndian: address.sin_port)
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(client) }
+        let joined = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        #expect(joined == 0)
+        let accepted = accept(listener, nil, nil)
+        defer { close(accepted) }
+        let file = open("/dev/null", O_RDONLY)
+        defer { close(file) }
+        #expect(GateWatch.isAcceptedConnection(accepted, port: port))
+        #expect(!GateWatch.isAcceptedConnection(listener, port: port))
+        #expect(!GateWatch.isAcceptedConnection(client, port: port))
+        #expect(!GateWatch.isAcceptedConnection(file, port: port))
+        #expect(!GateWatch.isAcceptedConnection(accepted, port: port &+ 1))
     }
 }
