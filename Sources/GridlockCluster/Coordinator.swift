@@ -54,7 +54,7 @@ public enum Coordinator {
         let router = try ZMQSocket(context, .router)
         try router.set(.maximumMessageBytes(WireProtocol.maximumCoordinatorFrameBytes))
         try router.set(.lingerMilliseconds(1_000))
-        if let curve = configuration.curve { try router.secure(curve.server) } else if configuration.peers != nil { try router.askZAP(domain: CurveAllowlist.jobsDomain) }
+        if let curve = configuration.curve { try router.secure(curve.server) }
         let watch = try configuration.peers.map { try GateWatch(router, context: context, gate: $0, name: "coordinator") }
         try router.bind(configuration.bind)
         watch?.bound(to: router.lastEndpoint)
@@ -96,7 +96,8 @@ public enum Coordinator {
             // the socket, or for the input that has nothing to give yet (a pipe).
             let wait = machine.wantedJobs > 0 && input.isEmpty ? Duration.zero : WireProtocol.pollInterval
             let readable = try ZMQPoller.readable([router] + (watch.map { [$0.socket] } ?? []), descriptors: input, timeout: wait)
-            if watch != nil, readable[1] { try watch?.drain() }
+            if watch != nil, readable[1], let line = try watch?.drain(now: clock.now) { configuration.log(line) }
+            watch?.tend(now: clock.now)
             if readable[0] {
                 var handled = 0
                 while handled < 10_000, let frames = try router.receive() {

@@ -1,22 +1,25 @@
 // The cap on a role's connected peers (`--max-peers`). Each peer whose handshake succeeds costs
 // its role about 23 KB (libzmq's session, pipes and buffers): 10,000 of them took a coordinator
 // from 32 MB to 263 MB (docs/benchmarks.md). A connection that never finishes its handshake
-// costs about 2 KB, and libzmq drops it after its handshake interval.
+// costs about 2 KB.
 //
 // The role's loop watches its bound socket (ZMQMonitor) and tells the gate of each connection
-// accepted and each disconnection, by descriptor (libzmq's event for a successful handshake
-// carries none, so handshakes cannot be counted apart); the context's ZAP handler asks the gate
-// about each new handshake, CURVE or plain, and refuses it while the cap is reached. So a
-// connection counts from its acceptance, handshake or not, until it closes. The count trails the
-// connections by a pass of the loop, so handshakes admitted meanwhile count too.
+// accepted and each disconnection, by descriptor. A connection accepted while the cap is reached
+// is shut down at once, before its handshake costs anything: a flood of 10,000 peaked at 111 MB.
 //
-// Refusing at the handshake was not enough: a handshake waits for the ZAP handler's answer
-// holding its 23 KB, and a flood of 10,000 still took a coordinator to 258 MB. So the loop also
-// shuts down each connection accepted while the cap is reached, before its handshake: 111 MB.
+// The cap is never enforced by refusing the handshake (the ZAP handler): libzmq 4.3.4 never
+// dials again after its handshake is refused, so an honest worker, or the sink, that connected
+// while a flood held the cap stayed shut out for good (the chaos scenario peer-flood lost a
+// whole batch that way). A connection shut down is only a dropped connection to the peer, which
+// dials again 100 ms later and gets in once there is room. Refusing at the handshake also saved
+// no memory once connections were shut down when accepted (peaks of 111-115 MB either way).
 //
 // Peers that leave hand their memory back to the allocator, not to the system: after a flood the
-// role stayed at its peak. Once the peers have fallen well below their peak, the loop trims the
-// heap (`malloc_trim`), so the role's memory returns to its idle level.
+// role stayed at its peak. Once the peers have fallen well below their peak and the monitor has
+// been quiet a second, the loop trims the heap (`malloc_trim`), so the role's memory returns to
+// its idle level. The quiet second matters: libzmq's I/O thread frees a session after reporting
+// its disconnection, and a trim at the disconnections left a sink at 65-105 MB where one a second
+// later brought it back to its idle 39 MB (docs/benchmarks.md).
 
 import CProcessControl
 import Foundation
@@ -32,12 +35,13 @@ public final class PeerGate: @unchecked Sendable {
     public let role: String
     private let lock = NSLock()
     private var connected: Set<Int32> = []
-    /// Handshakes admitted since the loop last told the gate what happened: their acceptance,
-    /// which comes before their handshake, waits in the monitor's queue, so they are counted
-    /// here until then. Without them, a flood admitted thousands while the loop caught up.
-    private var admittedSinceNote = 0
+    /// Connections shut down past the cap, and the lines that said so.
+    private var closed = 0
+    private var budget = LineBudget()
     /// The most peers connected since the heap was last trimmed.
     private var peak = 0
+    /// When the monitor last reported a connection accepted or closed.
+    private var lastChange: ContinuousClock.Instant?
 
     public init(limit: Int, role: String) {
         precondition(limit > 0, "a cap of at least one peer")
@@ -45,19 +49,21 @@ public final class PeerGate: @unchecked Sendable {
         self.role = role
     }
 
-    /// Connections open now, with those admitted since the loop last looked.
-    public var count: Int { lock.withLock { connected.count + admittedSinceNote } }
+    /// Connections open now.
+    public var count: Int { lock.withLock { connected.count } }
 
-    /// The ZAP handler's question: nil to admit a new peer (counted from now), or the reason it
-    /// is refused.
-    public func refusal() -> String? {
-        lock.withLock {
-            let count = connected.count + admittedSinceNote
-            guard count >= limit else {
-                admittedSinceNote += 1
-                return nil
-            }
-            return "the \(role) has \(count) peers connected, its --max-peers"
+    /// Connections shut down so far because the cap was reached.
+    public var closedCount: Int { lock.withLock { closed } }
+
+    /// Counts `number` connections shut down past the cap; returns the line to log, or nil when
+    /// this minute's lines are spent (a flood is thousands of them).
+    public func noteClosed(_ number: Int, now: ContinuousClock.Instant) -> String? {
+        guard number > 0 else { return nil }
+        return lock.withLock {
+            closed += number
+            guard let earlier = budget.admit(now: now) else { return nil }
+            let connections = number == 1 ? "a connection" : "\(number) connections"
+            return "closed \(connections) on arrival: the \(role) has \(connected.count) peers connected, its --max-peers (each dials again, and gets in once there is room)\(earlier)"
         }
     }
 
@@ -65,11 +71,9 @@ public final class PeerGate: @unchecked Sendable {
     /// while the cap was reached: the loop closes them before their handshake, which is what
     /// costs memory (23 KB each, where a connection waiting for its handshake costs 2 KB).
     @discardableResult
-    public func note(_ events: [(event: ZMQMonitor.Event, descriptor: Int32)]) -> [Int32] {
+    public func note(_ events: [(event: ZMQMonitor.Event, descriptor: Int32)], now: ContinuousClock.Instant) -> [Int32] {
         lock.withLock {
-            // Every handshake admitted so far was accepted before it: its acceptance is in these
-            // events, or in the set already.
-            admittedSinceNote = 0
+            if !events.isEmpty { lastChange = now }
             var over: [Int32] = []
             for (event, descriptor) in events {
                 switch event {
@@ -86,10 +90,11 @@ public final class PeerGate: @unchecked Sendable {
     }
 
     /// Whether the heap should be trimmed now: at least `trimStep` peers have left since the
-    /// peak, so their memory lies free in the allocator. Resets the peak when it says so.
-    public func shouldTrim() -> Bool {
+    /// peak, and nothing has connected or left for `settling`, so their memory lies free in the
+    /// allocator. Resets the peak when it says so.
+    public func shouldTrim(now: ContinuousClock.Instant) -> Bool {
         lock.withLock {
-            guard peak - connected.count >= Self.trimStep else { return false }
+            guard peak - connected.count >= Self.trimStep, let lastChange, lastChange.duration(to: now) >= Self.settling else { return false }
             peak = connected.count
             return true
         }
@@ -97,14 +102,8 @@ public final class PeerGate: @unchecked Sendable {
 
     /// About 6 MB of sessions: a trim costs a walk of the heap, so not for every peer that leaves.
     static let trimStep = 256
-
-    /// The ZAP handler's decision for a role with this gate (if any) and this CURVE allowlist
-    /// (if any): the allowlist first, so strangers never count, then the cap.
-    public static func decide(_ request: ZAPRequest, gate: PeerGate?, allowlist: CurveAllowlist?) -> ZAPDecision {
-        let allowed = allowlist?.decide(request) ?? .allow(user: "")
-        guard case .allow = allowed, let reason = gate?.refusal() else { return allowed }
-        return .deny(reason: reason)
-    }
+    /// Time for libzmq's I/O thread to free the sessions of the peers that left.
+    static let settling: Duration = .seconds(1)
 }
 
 /// A bound socket's monitor feeding its role's gate: the loop polls `socket` beside its own and
@@ -122,7 +121,7 @@ public final class GateWatch {
     public var socket: ZMQSocket { monitor.socket }
 
     /// The bound socket's TCP port, once bound: connections past the cap are closed only on
-    /// it (an ipc:// endpoint's peers are this machine's, and are only refused at handshake).
+    /// it (an ipc:// endpoint's peers are this machine's own processes, and are not capped).
     private var port: UInt16?
 
     /// Call with the socket's endpoint once bound ("tcp://127.0.0.1:5555").
@@ -131,15 +130,22 @@ public final class GateWatch {
         port = UInt16(endpoint[endpoint.index(after: colon)...])
     }
 
-    /// Tells the gate what happened, closes the connections past the cap, and trims the heap
-    /// once many peers have left.
-    public func drain() throws {
-        for descriptor in gate.note(try monitor.connectionEvents()) where port.map({ Self.isAcceptedConnection(descriptor, port: $0) }) ?? false {
+    /// Tells the gate what happened and closes the connections past the cap. Call when the
+    /// monitor's socket is readable. Returns the line to log, if any.
+    public func drain(now: ContinuousClock.Instant) throws -> String? {
+        var closed = 0
+        for descriptor in gate.note(try monitor.connectionEvents(), now: now) where port.map({ Self.isAcceptedConnection(descriptor, port: $0) }) ?? false {
             // libzmq's I/O thread owns the descriptor: shutting it down (not closing it) makes
             // that thread read the end of the connection and close it itself.
-            _ = shutdown(descriptor, Int32(SHUT_RDWR))
+            if shutdown(descriptor, Int32(SHUT_RDWR)) == 0 { closed += 1 }
         }
-        if gate.shouldTrim() { _ = gridlock_trim_heap() }
+        return gate.noteClosed(closed, now: now)
+    }
+
+    /// Trims the heap once many peers have left and things have settled. Call every turn of the
+    /// loop (it polls at least every `WireProtocol.pollInterval`).
+    public func tend(now: ContinuousClock.Instant) {
+        if gate.shouldTrim(now: now) { _ = gridlock_trim_heap() }
     }
 
     /// Whether `descriptor` is still a TCP connection accepted by this process: it has a peer,

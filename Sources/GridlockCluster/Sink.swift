@@ -72,7 +72,7 @@ public enum Sink {
         // a batch of trivial jobs grow by tens of megabytes.
         try results.set(.receiveHighWaterMark(Self.queuedFramesPerWorker))
         try results.set(.lingerMilliseconds(0))
-        if let curve = configuration.curve { try results.secure(curve.server) } else if configuration.peers != nil { try results.askZAP(domain: CurveAllowlist.resultsDomain) }
+        if let curve = configuration.curve { try results.secure(curve.server) }
         let watch = try configuration.peers.map { try GateWatch(results, context: context, gate: $0, name: "sink") }
         try results.bind(configuration.bind)
         watch?.bound(to: results.lastEndpoint)
@@ -140,7 +140,8 @@ public enum Sink {
             let listening = !machine.holdsResults
             let polled = [coordinator] + (watch.map { [$0.socket] } ?? []) + (listening ? [results] : [])
             let readable = try ZMQPoller.readable(polled, timeout: machine.timeout(now: clock.now))
-            if watch != nil, readable[1] { try watch?.drain() }
+            if watch != nil, readable[1], let line = try watch?.drain(now: clock.now) { configuration.log(line) }
+            watch?.tend(now: clock.now)
             if listening, readable.last! { try takeResults() }
             if readable[0], let frames = try coordinator.receive() {
                 try perform(machine.receiveFromCoordinator(frames, now: clock.now))

@@ -27,6 +27,8 @@ enum SinkReplay {
         /// The input's MOVES as the sink read them from the puzzle, when the answer's verdict
         /// rests on them (a claim of a solution or of none) and the puzzle could be read.
         var expectedMoves: Int??
+        /// The longest text one of the puzzle's moves can have, when it was read.
+        var longestMoveBytes: Int?
     }
 
     /// Replays the answer of `result`, and reads its puzzle's MOVES.
@@ -38,7 +40,7 @@ enum SinkReplay {
         }
         if result.status == .solved, result.kind == .rushhour, result.solver != PuzzleKind.analysisJob, let moves = result.moves,
            let expected = RushHourQuickReplay.expectedMovesIfConfirmed(result.solution, moves: moves, onDatabaseLine: result.puzzle) {
-            return Replay(expectedMoves: .some(expected))
+            return Replay(expectedMoves: .some(expected), longestMoveBytes: RushHourPuzzle.databaseLongestMoveBytes)
         }
         let puzzle: ParsedPuzzle
         do {
@@ -49,9 +51,11 @@ enum SinkReplay {
         }
         // An analysis's "solution" is its report, as JSON; a claim of none has nothing to replay.
         guard result.status == .solved, result.solver != PuzzleKind.analysisJob else {
-            return Replay(expectedMoves: .some(puzzle.expectedMoves))
+            return Replay(expectedMoves: .some(puzzle.expectedMoves), longestMoveBytes: puzzle.longestMoveBytes)
         }
-        return Replay(refutation: refutation(of: result.solution, moves: result.moves, on: puzzle), expectedMoves: .some(puzzle.expectedMoves))
+        return Replay(
+            refutation: refutation(of: result.solution, moves: result.moves, on: puzzle), expectedMoves: .some(puzzle.expectedMoves),
+            longestMoveBytes: puzzle.longestMoveBytes)
     }
 
     /// Why the validator refuses `solution` (`moves` long) on `puzzle`, or nil.
@@ -112,5 +116,25 @@ extension SinkReplay {
             result.error = error.excerpt(maximumNoteBytes)
         }
         result.error = (result.error.map { $0 + "; " } ?? "") + "the sink cut \(cut.joined(separator: ", ")) from worker \(result.worker)"
+    }
+
+    /// The least of a solution kept when it is cut to its puzzle: enough to see what it was.
+    static let keptPastPuzzleBytes = 256
+
+    /// Cuts a solution longer than its puzzle's MOVES could take (`expected` moves of at most
+    /// `longestMove` bytes each, with their separators) to that length, or to
+    /// `keptPastPuzzleBytes`, whichever is more. Called after the replay, which saw it whole: an
+    /// honest answer of the input's MOVES always fits, so only an answer already wrong is cut.
+    /// Returns whether it cut.
+    static func boundToPuzzle(_ result: inout JobResult, expected: Int?, longestMove: Int?) -> Bool {
+        guard result.status == .solved, let expected, let longestMove else { return false }
+        let allowed = max(expected < 0 ? 0 : expected * (longestMove + 2), keptPastPuzzleBytes)
+        let bytes = result.solution.utf8.count
+        guard bytes > allowed else { return false }
+        result.solution = result.solution.excerpt(allowed)
+        let moves = expected < 0 ? "no moves (the input calls it unsolvable)" : "\(expected) move\(expected == 1 ? "" : "s") of at most \(longestMove) bytes"
+        result.error = (result.error.map { $0 + "; " } ?? "")
+            + "the sink cut a solution of \(bytes) bytes from worker \(result.worker) to \(allowed): its puzzle's answer takes \(moves)"
+        return true
     }
 }

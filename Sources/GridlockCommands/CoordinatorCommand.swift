@@ -157,7 +157,7 @@ struct CoordinatorCommand: ParsableCommand {
         if let observation { log.info("metrics on http://\(observation.server.address)/metrics") }
         let refusals = RefusedConnections()
         configuration.peers = try peers.gate(file, key: "coordinator.max_peers", role: "coordinator")
-        let outcome = try RoleLifetime.run(admitting: security.curve, gate: configuration.peers, refusals: refusals, log: configuration.log) { context, stop in
+        let outcome = try RoleLifetime.run(admitting: security.curve, refusals: refusals, log: configuration.log) { context, stop in
             try Coordinator.run(
                 reader, configuration, context: context, stop: stop,
                 bound: {
@@ -167,7 +167,7 @@ struct CoordinatorCommand: ParsableCommand {
                 progress: { state in
                     progress.show(state, sink: SinkCounters())
                     observation?.metrics.update(state)
-                    observation?.metrics.updateRefused(refusals.count)
+                    observation?.metrics.updateRefused(refusals.count + (configuration.peers?.closedCount ?? 0))
                 })
         }
         progress.finish()
@@ -177,7 +177,7 @@ struct CoordinatorCommand: ParsableCommand {
             \(final.failed) failed, \(final.reissued) re-issued, \(final.refuted) answers refused by the sink's replay, \
             \(final.quarantined) workers quarantined, \(final.dropped.malformed) malformed, \
             \(final.dropped.unexpected) unexpected and \(final.dropped.forged) forged frames dropped, \
-            \(refusals.count) connections refused
+            \(refusals.count) connections refused at the handshake, \(configuration.peers?.closedCount ?? 0) closed past --max-peers
             """)
         switch outcome.stop {
         case .complete?:

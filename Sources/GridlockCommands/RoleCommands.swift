@@ -246,7 +246,7 @@ struct SinkCommand: ParsableCommand {
         if let observation { log.info("metrics on http://\(observation.server.address)/metrics") }
         let refusals = RefusedConnections()
         let gate = try peers.gate(file, key: "sink.max_peers", role: "sink")
-        try RoleLifetime.run(admitting: security.curve, gate: gate, refusals: refusals, log: { log.warning("\($0)") }) { context, stop in
+        try RoleLifetime.run(admitting: security.curve, refusals: refusals, log: { log.warning("\($0)") }) { context, stop in
             var sink = Sink.Configuration(bind: bind, coordinator: { endpoint }, database: store)
             sink.peers = gate
             sink.key = security.key
@@ -256,7 +256,7 @@ struct SinkCommand: ParsableCommand {
                 sink.observeStore = { observation.metrics.observeStore($0, results: $1) }
                 sink.report = { counts in
                     observation.metrics.update(counts)
-                    observation.metrics.updateRefused(refusals.count)
+                    observation.metrics.updateRefused(refusals.count + (gate?.closedCount ?? 0))
                 }
             }
             return try Sink.run(
@@ -271,7 +271,7 @@ struct SinkCommand: ParsableCommand {
         log.info("""
             \(final.stored) stored, \(final.duplicates) duplicates, \(final.refutedByReplay) answers stored as wrong \
             because their replay failed, \(final.cut) results cut to their bounds, \(final.dropped.malformed) \
-            malformed and \(final.dropped.forged) forged frames or results dropped, \(refusals.count) connections refused
+            malformed and \(final.dropped.forged) forged frames or results dropped, \(refusals.count) connections refused at the handshake, \(gate?.closedCount ?? 0) closed past --max-peers
             """)
     }
 }
@@ -304,12 +304,12 @@ enum ConfigFile {
 /// A role's life: a ZeroMQ context, SIGINT and SIGTERM turned into a stop request, the role's
 /// loop, and the context closed after it (which waits for the role's sockets to close).
 ///
-/// A role that binds with CURVE (`admitting` its allowlist), or caps its peers (`gate`), runs
-/// the context's ZAP handler first: without it, libzmq would admit any client key at all, and
-/// any number of peers.
+/// A role that binds with CURVE (`admitting` its allowlist) runs the context's ZAP handler
+/// first: without it, libzmq would admit any client key at all. (The cap on peers is not asked
+/// there: PeerGate.swift says why.)
 enum RoleLifetime {
     static func run<T>(
-        admitting keys: RoleKeys? = nil, gate: PeerGate? = nil, refusals: RefusedConnections = RefusedConnections(),
+        admitting keys: RoleKeys? = nil, refusals: RefusedConnections = RefusedConnections(),
         log: @escaping @Sendable (String) -> Void = { _ in }, _ body: (ZMQContext, StopFlag) throws -> T
     ) throws -> T {
         // Before any socket: a role with many peers holds a descriptor for each.
@@ -319,10 +319,9 @@ enum RoleLifetime {
         TerminationSignals.forward(to: stop)
         defer { context.terminate() }
         var handler: ZAPHandler?
-        if keys != nil || gate != nil {
-            let allowlist = keys?.allowlist
+        if let keys {
             handler = try ZAPHandler(
-                context: context, decide: { PeerGate.decide($0, gate: gate, allowlist: allowlist) },
+                context: context, decide: keys.allowlist.decide,
                 denied: { request, reason in refusals.note(request, reason).map(log) })
         }
         defer { handler?.stop() }

@@ -39,7 +39,7 @@ public final class RoleMetrics: @unchecked Sendable {
         workerSolved = role == .worker
             ? registry.makeCounter(descriptor: name("worker_jobs_solved", "total", "Jobs this worker process solved and sent.")) : nil
         connectionsRefused = role == .worker ? nil
-            : registry.makeCounter(descriptor: name("connections_refused", "total", "CURVE connections refused: a key not in the allowlist."))
+            : registry.makeCounter(descriptor: name("connections_refused", "total", "Connections refused: a CURVE key not in the allowlist, or past --max-peers."))
     }
 
     /// The coordinator's state, as its loop reports it.

@@ -140,12 +140,3 @@ private final class Locked<Value>: @unchecked Sendable {
         return body(&value)
     }
 }
-
-extension ZMQSocket {
-    /// Makes libzmq ask the context's ZAP handler about this socket's plain (NULL) handshakes
-    /// too, under `domain`: a CURVE server socket always asks, a plain one only with a domain.
-    /// Call before bind.
-    public func askZAP(domain: String) throws(ZMQError) {
-        try set(ZMQOption(code: ZMQ_ZAP_DOMAIN, name: "ZAP_DOMAIN", value: .bytes(Array(domain.utf8))))
-    }
-}

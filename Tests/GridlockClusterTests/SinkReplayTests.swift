@@ -125,6 +125,31 @@ struct SinkReplayTests {
         #expect(machine.counters.refutedByReplay == 2)
     }
 
+    @Test("a solution that replays but is longer than its puzzle's MOVES could take is kept only as long as they could be, and said so")
+    func solutionsAreBoundedByThePuzzle() {
+        let line = "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419"
+        let job = Job(batch: "b", id: 0, attempt: 1, kind: .rushhour, puzzle: line, solver: "bfs", maxStates: 1_000_000, timeoutSeconds: nil)
+        let honest = JobRunner.run(job, worker: Self.worker, meter: PeakMemoryMeter())
+        // Its first move, taken back 2,000 times, then the answer: legal, 4,023 moves, 38 KB,
+        // under the fixed 64 KiB bound, and 23 moves of at most `B right 4` take 253 bytes.
+        let first = honest.solution.split(separator: ", ")[0].split(separator: " ")
+        let opposite = ["up": "down", "down": "up", "left": "right", "right": "left"][String(first[1])]!
+        let detour = "\(first.joined(separator: " ")), \(first[0]) \(opposite) \(first[2]), "
+        var long = honest
+        long.job = 1
+        long.solution = String(repeating: detour, count: 2_000) + honest.solution
+        long.moves = 4_023
+        #expect(long.solution.utf8.count > 30_000 && long.solution.utf8.count < SinkReplay.maximumSolutionBytes)
+        #expect(SinkReplay.replay(long).refutation == nil)
+        var machine = SinkMachine()
+        _ = machine.receiveResults([WireMessage.results([honest, long]).encoded()], now: Self.t0)
+        let stored = SinkMachineTests.stores(machine.finish()).flatMap { $0 }
+        #expect(stored[0] == honest)
+        #expect(stored[1].solution.utf8.count < 300 && machine.counters.cut == 1)
+        let said = "the sink cut a solution of \(long.solution.utf8.count) bytes from worker honest:7 to 256: its puzzle's answer takes 23 moves of at most 9 bytes"
+        #expect(stored[1].error?.contains(said) == true, "\(stored[1].error ?? "")")
+    }
+
     @Test("the sink stores a refused answer as wrong, naming the worker; the honest ones beside it untouched")
     func sinkStoresRefusedAnswersAsWrong() {
         let honest = Self.honestResults.filter { $0.kind == .rushhour && $0.status == .solved }
