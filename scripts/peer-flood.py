@@ -6,7 +6,7 @@ closes them and samples it again after SETTLE seconds. Used by scripts/chaos (pe
     scripts/peer-flood.py tcp://127.0.0.1:5555 DEALER 10000 PID [SECONDS] [SETTLE]
 
 Prints one line: "PEAK_MIB AFTER_MIB OPENED REFUSED", where REFUSED counts the connections the
-role closed (it refused their handshake) while they were held.
+role closed (past its --max-peers) while they were held.
 """
 import resource, socket, struct, sys, time
 
@@ -44,7 +44,7 @@ def main():
         time.sleep(0.2)
     refused = 0
     for connection in held:
-        # A refused handshake ends in the role closing the connection: end of file here.
+        # A connection past the cap is closed by the role: end of file (or a reset) here.
         connection.setblocking(False)
         try:
             while True:

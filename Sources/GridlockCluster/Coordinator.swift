@@ -19,8 +19,8 @@ public enum Coordinator {
         /// CURVE: the jobs socket admits only the allowlist's workers and sink (the context's
         /// ZAP handler decides), and the sink is reached only at its own key.
         public var curve: RoleKeys?
-        /// The cap on the jobs socket's peers (`--max-peers`), which the context's ZAP handler
-        /// enforces; nil: none (a local batch's coordinator, reached only by its own workers).
+        /// The cap on the jobs socket's TCP peers (`--max-peers`), kept by the loop (GateWatch);
+        /// nil: none (a local batch's coordinator, reached only by its own workers).
         public var peers: PeerGate?
 
         public init(bind: String, sink: @escaping @Sendable () -> String, machine: CoordinatorMachine.Configuration) {

@@ -31,7 +31,7 @@ public final class PeerGate: @unchecked Sendable {
     public static let defaultLimit = 2_048
 
     public let limit: Int
-    /// "coordinator" or "sink", for the refusal's reason.
+    /// "coordinator" or "sink", for the log's lines.
     public let role: String
     private let lock = NSLock()
     private var connected: Set<Int32> = []
@@ -42,6 +42,9 @@ public final class PeerGate: @unchecked Sendable {
     private var peak = 0
     /// When the monitor last reported a connection accepted or closed.
     private var lastChange: ContinuousClock.Instant?
+    /// When `trimStep` peers had first left since the peak: a trickle of arrivals (a worker
+    /// closed past the cap dials every 100 ms) must not put the trim off for ever.
+    private var stepReached: ContinuousClock.Instant?
 
     public init(limit: Int, role: String) {
         precondition(limit > 0, "a cap of at least one peer")
@@ -63,7 +66,7 @@ public final class PeerGate: @unchecked Sendable {
             closed += number
             guard let earlier = budget.admit(now: now) else { return nil }
             let connections = number == 1 ? "a connection" : "\(number) connections"
-            return "closed \(connections) on arrival: the \(role) has \(connected.count) peers connected, its --max-peers (each dials again, and gets in once there is room)\(earlier)"
+            return "closed \(connections) on arrival: the \(role) is at its --max-peers, \(limit) connected (each dials again, and gets in once there is room)\(earlier)"
         }
     }
 
@@ -80,7 +83,11 @@ public final class PeerGate: @unchecked Sendable {
                 case .accepted:
                     if connected.count >= limit { over.append(descriptor) }
                     connected.insert(descriptor)
-                case .disconnected: connected.remove(descriptor)
+                case .disconnected:
+                    connected.remove(descriptor)
+                    // Gone already; its number may be reused by a connection kept later in
+                    // this same batch of events, which must not be shut down in its place.
+                    over.removeAll { $0 == descriptor }
                 case .connected, .handshakeFailed: break  // A handshake's event carries no descriptor.
                 }
             }
@@ -90,12 +97,20 @@ public final class PeerGate: @unchecked Sendable {
     }
 
     /// Whether the heap should be trimmed now: at least `trimStep` peers have left since the
-    /// peak, and nothing has connected or left for `settling`, so their memory lies free in the
-    /// allocator. Resets the peak when it says so.
+    /// peak, and nothing has connected or left for `settling` (so their memory lies free in the
+    /// allocator), or `longestWait` has passed since they had left. Resets the peak when it
+    /// says so.
     public func shouldTrim(now: ContinuousClock.Instant) -> Bool {
         lock.withLock {
-            guard peak - connected.count >= Self.trimStep, let lastChange, lastChange.duration(to: now) >= Self.settling else { return false }
+            guard peak - connected.count >= Self.trimStep, let lastChange else {
+                stepReached = nil
+                return false
+            }
+            let reached = stepReached ?? now
+            stepReached = reached
+            guard lastChange.duration(to: now) >= Self.settling || reached.duration(to: now) >= Self.longestWait else { return false }
             peak = connected.count
+            stepReached = nil
             return true
         }
     }
@@ -104,6 +119,8 @@ public final class PeerGate: @unchecked Sendable {
     static let trimStep = 256
     /// Time for libzmq's I/O thread to free the sessions of the peers that left.
     static let settling: Duration = .seconds(1)
+    /// The longest the trim waits for a quiet second.
+    static let longestWait: Duration = .seconds(10)
 }
 
 /// A bound socket's monitor feeding its role's gate: the loop polls `socket` beside its own and

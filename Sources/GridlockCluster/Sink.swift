@@ -45,8 +45,8 @@ public enum Sink {
         /// CURVE: the results socket admits only the allowlist's workers and coordinator (the
         /// context's ZAP handler decides), and the coordinator is reached only at its own key.
         public var curve: RoleKeys?
-        /// The cap on the results socket's peers (`--max-peers`), which the context's ZAP
-        /// handler enforces; nil: none (a local batch's sink, reached only by its own workers).
+        /// The cap on the results socket's TCP peers (`--max-peers`), kept by the loop
+        /// (GateWatch); nil: none (a local batch's sink, reached only by its own workers).
         public var peers: PeerGate?
 
         public init(bind: String, coordinator: @escaping @Sendable () -> String, database: ResultStore) {

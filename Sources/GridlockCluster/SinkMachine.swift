@@ -168,7 +168,8 @@ public struct SinkMachine {
             // Stored no longer than the puzzle's MOVES could take (64 rows of 15 MiB once made a
             // 1 GB database; the fixed 64 KiB bound still let a forged answer be 100 times its
             // puzzle's).
-            if SinkReplay.boundToPuzzle(&results[index], expected: replay.expectedMoves ?? nil, longestMove: replay.longestMoveBytes) {
+            if refutation == nil,
+               SinkReplay.boundToPuzzle(&results[index], expected: replay.expectedMoves ?? nil, longestMove: replay.longestMoveBytes) {
                 counters.cut += 1
             }
             guard let reason = refutation else { continue }

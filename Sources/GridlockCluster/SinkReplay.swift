@@ -121,20 +121,22 @@ extension SinkReplay {
     /// The least of a solution kept when it is cut to its puzzle: enough to see what it was.
     static let keptPastPuzzleBytes = 256
 
-    /// Cuts a solution longer than its puzzle's MOVES could take (`expected` moves of at most
-    /// `longestMove` bytes each, with their separators) to that length, or to
-    /// `keptPastPuzzleBytes`, whichever is more. Called after the replay, which saw it whole: an
-    /// honest answer of the input's MOVES always fits, so only an answer already wrong is cut.
-    /// Returns whether it cut.
+    /// Cuts a solution that replays but lists more moves than its puzzle's MOVES (so the rule
+    /// counts it wrong) to what those MOVES could take (`expected` moves of at most
+    /// `longestMove` bytes each, with their separators), or to `keptPastPuzzleBytes`,
+    /// whichever is more. Called after the replay, which saw it whole. An answer of the input's
+    /// MOVES is kept whole, however its moves are written; an analysis's report is no list of
+    /// moves; a refused answer is cut by its own rule. Returns whether it cut.
     static func boundToPuzzle(_ result: inout JobResult, expected: Int?, longestMove: Int?) -> Bool {
-        guard result.status == .solved, let expected, let longestMove else { return false }
-        let allowed = max(expected < 0 ? 0 : expected * (longestMove + 2), keptPastPuzzleBytes)
+        guard result.status == .solved, result.solver != PuzzleKind.analysisJob, let expected, let longestMove,
+              let moves = result.moves, moves > expected else { return false }
+        let allowed = max(ParsedPuzzle.longestSolutionBytes(moves: expected, longestMoveBytes: longestMove), keptPastPuzzleBytes)
         let bytes = result.solution.utf8.count
         guard bytes > allowed else { return false }
         result.solution = result.solution.excerpt(allowed)
-        let moves = expected < 0 ? "no moves (the input calls it unsolvable)" : "\(expected) move\(expected == 1 ? "" : "s") of at most \(longestMove) bytes"
+        let takes = expected < 0 ? "no moves (the input calls it unsolvable)" : "\(expected) move\(expected == 1 ? "" : "s") of at most \(longestMove) bytes"
         result.error = (result.error.map { $0 + "; " } ?? "")
-            + "the sink cut a solution of \(bytes) bytes from worker \(result.worker) to \(allowed): its puzzle's answer takes \(moves)"
+            + "the sink cut a solution of \(bytes) bytes from worker \(result.worker) to \(allowed): its puzzle's answer takes \(takes)"
         return true
     }
 }

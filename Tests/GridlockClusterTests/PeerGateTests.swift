@@ -28,10 +28,19 @@ struct PeerGateTests {
         gate.note([(.disconnected, 3), (.disconnected, 4), (.disconnected, 1)], now: now)
         #expect(gate.note([(.accepted, 5)], now: now).isEmpty && gate.count == 2)
         let line = gate.noteClosed(2, now: now)
-        #expect(line == "closed 2 connections on arrival: the sink has 2 peers connected, its --max-peers (each dials again, and gets in once there is room)")
+        #expect(line == "closed 2 connections on arrival: the sink is at its --max-peers, 2 connected (each dials again, and gets in once there is room)")
         #expect(gate.noteClosed(0, now: now) == nil)
         let lines = (0..<100).compactMap { _ in gate.noteClosed(1, now: now) }
         #expect(lines.count < 20 && gate.closedCount == 102)
+    }
+
+    @Test("a descriptor closed past the cap and reused in the same batch of events by a connection that is kept is not shut down")
+    func reusedDescriptorIsKept() {
+        let gate = PeerGate(limit: 1, role: "coordinator")
+        gate.note([(.accepted, 1)], now: .now)
+        // 500 arrives past the cap and leaves; 1 leaves; a new connection numbered 500 is kept.
+        #expect(gate.note([(.accepted, 500), (.disconnected, 500), (.disconnected, 1), (.accepted, 500)], now: .now).isEmpty)
+        #expect(gate.count == 1)
     }
 
     @Test("a peer that arrives while the cap is reached is let in once there is room: its connection was closed, not its handshake refused, so it dials again")
@@ -96,6 +105,16 @@ struct PeerGateTests {
         // A quiet turn of the loop (no events) does not restart the wait.
         gate.note([], now: start + .seconds(8.5))
         #expect(gate.shouldTrim(now: start + .seconds(9)))
+        // A trickle of arrivals (closed past a cap, dialling again) never leaves a quiet second:
+        // the trim waits at most 10 s.
+        gate.note((512..<768).map { (.disconnected, Int32($0)) }, now: start + .seconds(20))
+        var trimmedAt: Double?
+        for tenth in 201...400 {
+            let now = start + .seconds(Double(tenth) / 10)
+            if tenth % 5 == 0 { gate.note([(.accepted, 5_000), (.disconnected, 5_000)], now: now) }
+            if trimmedAt == nil, gate.shouldTrim(now: now) { trimmedAt = Double(tenth) / 10 }
+        }
+        #expect(trimmedAt == 30.1)
     }
 
     @Test("only a connection accepted on the bound port is shut down past the cap: never the listener, an outgoing connection or a file")

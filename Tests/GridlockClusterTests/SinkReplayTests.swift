@@ -148,6 +148,22 @@ struct SinkReplayTests {
         #expect(stored[1].solution.utf8.count < 300 && machine.counters.cut == 1)
         let said = "the sink cut a solution of \(long.solution.utf8.count) bytes from worker honest:7 to 256: its puzzle's answer takes 23 moves of at most 9 bytes"
         #expect(stored[1].error?.contains(said) == true, "\(stored[1].error ?? "")")
+
+        // An analysis's report is no list of moves: kept whole, however long.
+        var analysis = honest
+        analysis.solver = PuzzleKind.analysisJob
+        analysis.solution = "{\"report\": \"" + String(repeating: "r", count: 3_000) + "\"}"
+        analysis.moves = 24
+        #expect(!SinkReplay.boundToPuzzle(&analysis, expected: 23, longestMove: 9))
+        // An answer of the input's MOVES is kept whole, however its moves are written.
+        var padded = honest
+        padded.solution = String(repeating: " ", count: 1_000) + honest.solution
+        #expect(!SinkReplay.boundToPuzzle(&padded, expected: 23, longestMove: 9))
+        // Any MOVES an input says, without a trap: a bound past Int.max keeps everything.
+        var huge = long
+        huge.moves = Int.max
+        #expect(!SinkReplay.boundToPuzzle(&huge, expected: Int.max / 4, longestMove: 9))
+        #expect(ParsedPuzzle.longestSolutionBytes(moves: Int.max / 4, longestMoveBytes: 9) == Int.max)
     }
 
     @Test("the sink stores a refused answer as wrong, naming the worker; the honest ones beside it untouched")

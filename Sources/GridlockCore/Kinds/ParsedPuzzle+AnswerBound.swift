@@ -20,8 +20,15 @@ extension ParsedPuzzle {
     /// The most bytes a solution of `moves` moves can take, its ", " separators counted: nil
     /// where the puzzle has no moves to count.
     public func longestSolutionBytes(moves: Int) -> Int? {
-        guard let move = longestMoveBytes, moves >= 0 else { return nil }
-        let (bytes, overflow) = moves.multipliedReportingOverflow(by: move + 2)
+        longestMoveBytes.map { Self.longestSolutionBytes(moves: moves, longestMoveBytes: $0) }
+    }
+
+    /// `moves` moves of at most `longestMoveBytes` each, with separators; 0 for no moves (or a
+    /// negative count, an input's "unsolvable"), `Int.max` past it: an input's MOVES is any
+    /// number it says.
+    public static func longestSolutionBytes(moves: Int, longestMoveBytes: Int) -> Int {
+        guard moves > 0 else { return 0 }
+        let (bytes, overflow) = moves.multipliedReportingOverflow(by: longestMoveBytes + 2)
         return overflow ? Int.max : bytes
     }
 }
