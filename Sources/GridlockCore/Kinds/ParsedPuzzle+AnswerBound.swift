@@ -17,13 +17,8 @@ extension ParsedPuzzle {
         return nil
     }
 
-    /// The most bytes a solution of `moves` moves can take, its ", " separators counted: nil
-    /// where the puzzle has no moves to count.
-    public func longestSolutionBytes(moves: Int) -> Int? {
-        longestMoveBytes.map { Self.longestSolutionBytes(moves: moves, longestMoveBytes: $0) }
-    }
-
-    /// `moves` moves of at most `longestMoveBytes` each, with separators; 0 for no moves (or a
+    /// The most bytes a solution of `moves` moves of at most `longestMoveBytes` each can take,
+    /// its ", " separators counted; 0 for no moves (or a
     /// negative count, an input's "unsolvable"), `Int.max` past it: an input's MOVES is any
     /// number it says.
     public static func longestSolutionBytes(moves: Int, longestMoveBytes: Int) -> Int {
