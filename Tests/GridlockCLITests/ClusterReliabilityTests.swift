@@ -232,7 +232,8 @@ struct ClusterReliabilityTests {
         #expect(run.stderr.contains("no sink has said anything in 2 s") && run.stderr.contains(cluster.jobs) && run.stderr.contains(cluster.results), "\(run.stderr)")
         let refused = try GridlockBinary.run(["coordinator", input, "--batch", "nosink", "--sink", cluster.results, "--sink-silence-limit", "-1", "--insecure"])
         #expect(refused.status == 64 && refused.stderr.contains("--sink-silence-limit"), "\(refused.stderr)")
-        for (flag, value) in [("--lease-limit", "0.5"), ("--lease-limit", "-1"), ("--lease-limit", "604801"), ("--quarantine-after", "-1"), ("--quarantine-after", "1001")] {
+        for (flag, value) in [("--lease-limit", "0.5"), ("--lease-limit", "-1"), ("--lease-limit", "604801"), ("--quarantine-after", "-1"), ("--quarantine-after", "1001"),
+                              ("--max-peers", "-1"), ("--max-peers", "1000001"), ("--max-peers", "lots")] {
             let bad = try GridlockBinary.run(["coordinator", input, "--batch", "nosink", "--sink", cluster.results, flag, value, "--insecure"])
             #expect(bad.status == 64 && bad.stderr.contains(flag), "\(flag) \(value): \(bad.stderr)")
         }
