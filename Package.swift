@@ -12,6 +12,11 @@ let x86V4Settings: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-march=x86-64-v4"])]
 let x86V4Settings: [SwiftSetting] = []
 #endif
 
+// The test targets compile unoptimized even in a release build (scripts/test builds once, in
+// release): the code they test is optimized, and the tests themselves compile in a third of
+// the time.
+let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"])]
+
 let package = Package(
     name: "Gridlock",
     platforms: [.macOS(.v13)],
@@ -139,31 +144,38 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockCoreTests",
-            dependencies: ["GridlockCore", "GridlockX86V4"]
+            dependencies: ["GridlockCore", "GridlockX86V4"],
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "GridlockDrawingTests",
-            dependencies: ["GridlockDrawing", "PNGFile", "GridlockCore"]
+            dependencies: ["GridlockDrawing", "PNGFile", "GridlockCore"],
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "GridlockHTMLReportTests",
-            dependencies: ["GridlockHTMLReport", "GridlockCharts", "GridlockCluster", "GridlockCore"]
+            dependencies: ["GridlockHTMLReport", "GridlockCharts", "GridlockCluster", "GridlockCore"],
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "GridlockScanTests",
-            dependencies: ["GridlockScan", "GridlockDrawing", "GridlockCore", "ImageFile", "PNGFile", "FontRaster", "GridlockDigits", "GridlockDigitModel"]
+            dependencies: ["GridlockScan", "GridlockDrawing", "GridlockCore", "ImageFile", "PNGFile", "FontRaster", "GridlockDigits", "GridlockDigitModel"],
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "GridlockWireTests",
-            dependencies: ["GridlockWire", "GridlockKinds"]
+            dependencies: ["GridlockWire", "GridlockKinds"],
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "ZeroMQTests",
-            dependencies: ["ZeroMQ"]
+            dependencies: ["ZeroMQ"],
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "GridlockClusterTests",
-            dependencies: ["GridlockCluster", "GridlockWire", "GridlockCore", "ZeroMQ", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["GridlockCluster", "GridlockWire", "GridlockCore", "ZeroMQ", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "GridlockCLITests",
@@ -171,7 +183,8 @@ let package = Package(
                 "gridlock", "ZeroMQ", "GridlockWire", "GridlockObservability", "GridlockCluster", "GridlockCore",
                 "GridlockDrawing", "PNGFile", "ImageFile",
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            swiftSettings: testSettings
         ),
     ]
 )

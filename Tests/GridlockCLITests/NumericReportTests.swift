@@ -195,6 +195,7 @@ struct CompareCommandTests {
             db = sqlite3.connect(sys.argv[1])
             db.execute("UPDATE batches SET recipe = json_set(recipe, '$.loadAtEnd', 99.0) WHERE id = 'slow'")
             db.execute("UPDATE machines SET code_path = 'x86-64-v4' WHERE batch = 'base'")
+            db.execute("UPDATE machines SET code_path = 'portable' WHERE batch = 'slow'")
             db.commit()
             """, database: database)
         let marked = try GridlockBinary.run(["compare", database, "--baseline", "base", "--batch", "slow", "--format", "json"])
