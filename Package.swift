@@ -92,22 +92,29 @@ let package = Package(
         // The solvers' wide paths: the core's searches specialized with SIMD tables, compiled
         // for x86-64-v4, installed at start (GridlockCommands' SolverPaths) where the CPU runs them.
         .target(name: "GridlockX86V4", dependencies: ["GridlockCore"], swiftSettings: x86V4Settings),
+        // What the cluster's modules share: a role's error in words a user can act on, the
+        // config file, sizes with units, small files read safely, and the values threads of one
+        // process share (a stop flag, a locked value).
+        .target(name: "GridlockClusterBase", dependencies: ["GridlockCore"]),
         // Coordinator, worker, sink and the results database.
         .target(
             name: "GridlockCluster",
             dependencies: [
-                "GridlockCore", "GridlockWire", "ZeroMQ", "CProcessControl", "GridlockBuildInfo",
+                "GridlockClusterBase", "GridlockCore", "GridlockWire", "ZeroMQ", "CProcessControl", "GridlockBuildInfo",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ]
+            ],
+            // The reliability tests' fault hooks (FaultInjection.swift): in debug builds here,
+            // in scripts/test's release build by -D; never in a plain release build.
+            swiftSettings: [.define("GRIDLOCK_FAULT_INJECTION", .when(configuration: .debug))]
         ),
         // What a running role shows: Prometheus metrics and health on a small HTTP endpoint
         // of its own, and its log lines.
         .target(
             name: "GridlockObservability",
             dependencies: [
-                "GridlockCluster",
+                "GridlockClusterBase", "GridlockCluster",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -117,7 +124,7 @@ let package = Package(
         .target(
             name: "GridlockCommands",
             dependencies: [
-                "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo", "GridlockObservability",
+                "GridlockClusterBase", "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo", "GridlockObservability",
                 "GridlockDrawing", "PNGFile", "GridlockHTMLReport", "GridlockScan", "ImageFile", "GridlockX86V4",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -137,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "gridlock-fuzz",
             dependencies: [
-                "GridlockWire", "GridlockCluster", "GridlockCommands", "GridlockCore",
+                "GridlockClusterBase", "GridlockWire", "GridlockCluster", "GridlockCommands", "GridlockCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -174,13 +181,13 @@ let package = Package(
         ),
         .testTarget(
             name: "GridlockClusterTests",
-            dependencies: ["GridlockCluster", "GridlockWire", "GridlockCore", "ZeroMQ", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["GridlockClusterBase", "GridlockCluster", "GridlockWire", "GridlockCore", "ZeroMQ", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: testSettings
         ),
         .testTarget(
             name: "GridlockCLITests",
             dependencies: [
-                "gridlock", "ZeroMQ", "GridlockWire", "GridlockObservability", "GridlockCluster", "GridlockCore",
+                "GridlockClusterBase", "gridlock", "ZeroMQ", "GridlockWire", "GridlockObservability", "GridlockCluster", "GridlockCore",
                 "GridlockDrawing", "PNGFile", "ImageFile",
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ],

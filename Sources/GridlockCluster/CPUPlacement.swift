@@ -5,6 +5,7 @@
 
 import CProcessControl
 import Foundation
+import GridlockClusterBase
 
 public enum CPUPlacement {
     /// The CPUs this process may use (its affinity: a container's or a Slurm job's cpuset).

@@ -2,6 +2,7 @@
 // batch (for its own workers) write it.
 
 import Foundation
+import GridlockClusterBase
 import GridlockWire
 
 public enum ClusterKeyFile {

@@ -4,6 +4,7 @@
 // what the machine says. Every decision is the machine's (CoordinatorMachine.swift).
 
 import Foundation
+import GridlockClusterBase
 import GridlockWire
 import ZeroMQ
 

@@ -19,6 +19,7 @@
 // naming the line, unless the user allowed it (`resumeChanged`: the job is solved again and
 // its row replaced). No job is dispatched before the page that covers it has arrived.
 
+import GridlockClusterBase
 import GridlockWire
 
 public struct CoordinatorMachine {

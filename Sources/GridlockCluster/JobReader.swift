@@ -10,6 +10,7 @@
 // as invalid itself, carrying only its first bytes.
 
 import Foundation
+import GridlockClusterBase
 import GridlockCore
 import GridlockWire
 

@@ -22,10 +22,7 @@ public enum JobRunner {
             result.error = "unknown \(kind.rawValue) solver '\(job.solver)'; this worker has \(names.joined(separator: ", ")) (an outside solver needs --external on the worker too)"
             return result
         }
-        if FaultInjection.hangsOn(job) {
-            // A job that ignores its time limit, for the poison-job test: sleeps until killed.
-            while true { sleep(60) }
-        }
+        FaultInjection.hangIfPoisoned(job)
         setUp(job)
         let clock = ContinuousClock()
         meter.begin(now: clock.now)
@@ -227,34 +224,5 @@ extension String {
     var fileName: Substring {
         guard let colon = lastIndex(of: ":") else { return self[...] }
         return self[..<colon]
-    }
-}
-
-/// Faults on request, for the reliability tests, off unless GRIDLOCK_FAULT_INJECTION is set:
-/// `hang-on-poison` makes a worker hang for good on any puzzle whose text contains POISON,
-/// ignoring its time limit; `crash-at-start` makes every worker process abort as it starts;
-/// `slow:SOLVER:FACTOR` slows one solver down.
-public enum FaultInjection {
-    static let mode = ProcessInfo.processInfo.environment["GRIDLOCK_FAULT_INJECTION"]
-
-    public static var crashesAtStart: Bool { mode == "crash-at-start" }
-
-    static func hangsOn(_ job: Job) -> Bool {
-        mode == "hang-on-poison" && job.puzzle.contains("POISON")
-    }
-
-    /// `slow:SOLVER:FACTOR` (say `slow:bidirectional:1.2`) makes every solve of SOLVER take
-    /// FACTOR times as long, spinning (so its CPU time grows alike): the build slowed on purpose
-    /// that `gridlock compare` must find slower, by about that factor.
-    static let slowdown: (solver: String, factor: Double)? = {
-        guard let parts = mode?.split(separator: ":"), parts.count == 3, parts[0] == "slow", let factor = Double(parts[2]),
-              factor >= 1, factor <= 100 else { return nil }
-        return (String(parts[1]), factor)
-    }()
-
-    static func slowDown(_ solver: String, startedAt start: ContinuousClock.Instant, clock: ContinuousClock) {
-        guard let slowdown, slowdown.solver == solver else { return }
-        let target = start.advanced(by: start.duration(to: clock.now) * slowdown.factor)
-        while clock.now < target {}
     }
 }

@@ -12,6 +12,7 @@
 // characters), as libzmq writes them.
 
 import Foundation
+import GridlockClusterBase
 import GridlockWire
 import ZeroMQ
 

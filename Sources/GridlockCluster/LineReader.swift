@@ -17,6 +17,7 @@
 // same way.
 
 import Foundation
+import GridlockClusterBase
 
 final class LineReader {
     struct Line {

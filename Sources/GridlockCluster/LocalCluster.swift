@@ -8,6 +8,7 @@
 // They connect to sockets that do not exist yet; ZeroMQ retries until the roles bind them.
 
 import Foundation
+import GridlockClusterBase
 import GridlockWire
 import ZeroMQ
 

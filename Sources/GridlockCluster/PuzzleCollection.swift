@@ -9,6 +9,7 @@
 
 import Foundation
 import GRDB
+import GridlockClusterBase
 import GridlockCore
 
 public final class PuzzleCollection: Sendable {

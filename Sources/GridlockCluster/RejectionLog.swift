@@ -2,6 +2,7 @@
 // peer that sent them: an operator sees who is sending junk or forgeries without a flood of
 // lines that could fill a disk. Pure: the machines call it and turn its lines into actions.
 
+import GridlockClusterBase
 import GridlockCore
 import GridlockWire
 

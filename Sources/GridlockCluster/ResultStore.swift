@@ -21,6 +21,7 @@
 
 import Foundation
 import GRDB
+import GridlockClusterBase
 import GridlockWire
 
 public final class ResultStore: Sendable {

@@ -8,6 +8,7 @@
 // board a million times), or the generator spends its time solving, as a worker would.
 
 import Foundation
+import GridlockClusterBase
 import GridlockWire
 import ZeroMQ
 

@@ -9,6 +9,7 @@
 // so a restarted or resumed coordinator learns what is done without the sink holding a list.
 
 import Foundation
+import GridlockClusterBase
 import GridlockWire
 import ZeroMQ
 

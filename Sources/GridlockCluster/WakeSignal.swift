@@ -4,6 +4,7 @@
 // for at exit). Rings made before the loop listens add up to one wake-up.
 
 import Foundation
+import GridlockClusterBase
 
 public final class WakeSignal: @unchecked Sendable {
     /// The descriptor to poll for reading.

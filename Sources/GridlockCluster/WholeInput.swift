@@ -5,6 +5,7 @@
 // its input in bounded memory and needs no such cap: LineReader.)
 
 import Foundation
+import GridlockClusterBase
 import GridlockCore
 
 public enum WholeInput {

@@ -14,6 +14,7 @@
 // restarted coordinator learns it exists.
 
 import Foundation
+import GridlockClusterBase
 import GridlockCore
 import Synchronization
 import GridlockWire

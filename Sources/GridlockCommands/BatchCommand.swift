@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import GridlockCluster
+import GridlockClusterBase
 import GridlockCore
 import GridlockWire
 import ZeroMQ

@@ -5,6 +5,7 @@
 import ArgumentParser
 import Foundation
 import GridlockCluster
+import GridlockClusterBase
 import GridlockCore
 import GridlockWire
 

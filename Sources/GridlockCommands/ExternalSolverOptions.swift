@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import GridlockCluster
+import GridlockClusterBase
 import GridlockCore
 
 struct ExternalSolverOptions: ParsableArguments {

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import GridlockCluster
+import GridlockClusterBase
 import GridlockCore
 
 struct GenerateRushHourCommand: ParsableCommand {

@@ -7,6 +7,7 @@
 import ArgumentParser
 import Foundation
 import GridlockCluster
+import GridlockClusterBase
 import GridlockWire
 
 struct KeysCommand: ParsableCommand {

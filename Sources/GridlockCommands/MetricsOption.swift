@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import GridlockCluster
+import GridlockClusterBase
 import GridlockObservability
 
 struct MetricsOption: ParsableArguments {

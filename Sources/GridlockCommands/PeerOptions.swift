@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import GridlockCluster
+import GridlockClusterBase
 
 struct PeerOptions: ParsableArguments {
     @Option(help: "The most peers connected at once; a connection past it is closed on arrival and logged, and its peer dials again until there is room. Each costs about 23 KB: the default, 2048, keeps the role under 128 MiB with every one connected. Raise it for a cluster of more worker processes. 0: no cap (config: coordinator.max_peers or sink.max_peers).")

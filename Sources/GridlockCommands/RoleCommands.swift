@@ -4,6 +4,7 @@
 
 import ArgumentParser
 import Foundation
+import GridlockClusterBase
 import Synchronization
 import GridlockCluster
 import GridlockCore

@@ -6,6 +6,7 @@
 import ArgumentParser
 import Foundation
 import GridlockCluster
+import GridlockClusterBase
 import GridlockCore
 import GridlockScan
 import ImageFile

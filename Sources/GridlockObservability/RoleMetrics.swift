@@ -4,6 +4,7 @@
 // counter only rises, so each snapshot adds what rose since the last one.
 
 import GridlockCluster
+import GridlockClusterBase
 import Prometheus
 
 /// Whose metrics a process shows: `batch` runs the coordinator and the sink in one process.

@@ -11,6 +11,7 @@
 // chokes on is a crash here. Selected with GRIDLOCK_FUZZ_TARGET=parsers (scripts/fuzz).
 
 import GridlockCluster
+import GridlockClusterBase
 import GridlockCore
 
 enum ParserTarget {

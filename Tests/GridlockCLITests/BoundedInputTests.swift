@@ -4,6 +4,7 @@
 
 import Foundation
 import GridlockCluster
+import GridlockClusterBase
 import Testing
 
 @Suite("bounded reading", .serialized)

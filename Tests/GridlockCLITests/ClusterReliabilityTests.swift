@@ -2,6 +2,7 @@
 // hangs every time, and junk sent to every bound socket. Nothing lost, nothing doubled.
 
 import Foundation
+import GridlockCluster
 import GridlockWire
 import Testing
 import ZeroMQ
@@ -14,13 +15,20 @@ struct ClusterReliabilityTests {
         try ClusterHarness.sample(count: count, start: 9_000, step: 7)
     }
 
+    /// Workers that take at least 10 ms a job: 400 jobs on two last 2 s, long enough to kill a
+    /// role mid-batch in a release build too (its bfs answers them all in a fraction of that).
+    static func pacedWorkers() throws -> [String: String] {
+        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
+        return ["GRIDLOCK_FAULT_INJECTION": "pace:10"]
+    }
+
     @Test("the sink killed and restarted mid-batch: nothing lost, nothing doubled")
     func sinkRestart() throws {
         let cluster = try ClusterHarness()
         let lines = try Self.mediumLines(400)
         try cluster.startSink()
         try cluster.startCoordinator(try cluster.write(lines), extra: ["--store-timeout", "2"])
-        try cluster.startWorkers(2)
+        try cluster.startWorkers(2, environment: try Self.pacedWorkers())
         try cluster.waitUntilStored(atLeast: 20)
         #expect(cluster.coordinator!.isRunning, "the batch should still be running")
         kill(cluster.sink!.processIdentifier, SIGKILL)
@@ -58,7 +66,7 @@ struct ClusterReliabilityTests {
         let file = try cluster.write(lines)
         try cluster.startSink()
         try cluster.startCoordinator(file)
-        try cluster.startWorkers(2)
+        try cluster.startWorkers(2, environment: try Self.pacedWorkers())
         try cluster.waitUntilStored(atLeast: 20)
         #expect(cluster.coordinator!.isRunning, "the batch should still be running")
         kill(cluster.coordinator!.processIdentifier, SIGKILL)
@@ -94,6 +102,7 @@ struct ClusterReliabilityTests {
 
     @Test("a job that hangs every time ends as failed after its attempts, with the reason; the rest completes")
     func poisonJob() throws {
+        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
         let cluster = try ClusterHarness()
         var lines = try ClusterHarness.sample(count: 60, start: 3_000, step: 3)
         let poisonIndex = 10

@@ -2,6 +2,7 @@
 // database holds, counted by SQLite itself.
 
 import Foundation
+import GridlockCluster
 import Testing
 
 @Suite("Numeric reports")
@@ -170,6 +171,7 @@ struct BenchNumbersTests {
 struct CompareCommandTests {
     @Test("compare prints a row per solver and band as numbers; a solver made 3x slower is slower, and --fail-above exits 1")
     func slowedSolver() throws {
+        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
         let directory = try BatchCommandTests.temporaryDirectory()
         let file = directory.appendingPathComponent("jobs.txt")
         try (try ClusterHarness.sample(count: 60, step: 150).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)

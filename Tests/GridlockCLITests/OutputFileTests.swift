@@ -3,6 +3,7 @@
 
 import Foundation
 import GridlockCluster
+import GridlockClusterBase
 import Testing
 
 @Suite("Output files", .serialized)

@@ -2,6 +2,7 @@
 // reads a pipe: never blocking the coordinator's loop, an endless line refused while read.
 
 import Foundation
+import GridlockClusterBase
 import Testing
 @testable import GridlockCluster
 

@@ -2,6 +2,7 @@
 // pure pieces of holding an outside solver's tree to them.
 
 import Foundation
+import GridlockClusterBase
 import Testing
 @testable import GridlockCluster
 import GridlockCore

@@ -2,6 +2,7 @@
 // count as this machine's.
 
 import Foundation
+import GridlockClusterBase
 import Testing
 import ZeroMQ
 @testable import GridlockCluster

@@ -2,6 +2,7 @@
 // fails, so the sink acknowledges nothing that went to a deleted or replaced file.
 
 import Foundation
+import GridlockClusterBase
 import Testing
 @testable import GridlockCluster
 import GridlockWire

@@ -32,9 +32,11 @@ public struct TileBidirectionalSolver: PuzzleSolver {
             if options.isCancelled() { cutoff = options.stopReason; break }
             let expandForward = forward.frontier.count <= backward.frontier.count
             var added = 0
+            var cancelled = false
             let (examined, overBudget) = expandForward
-                ? Self.expand(&forward, meeting: &meeting, added: &added, other: backward, options: options)
-                : Self.expand(&backward, meeting: &meeting, added: &added, other: forward, options: options)
+                ? Self.expand(&forward, meeting: &meeting, cancelled: &cancelled, added: &added, other: backward, options: options)
+                : Self.expand(&backward, meeting: &meeting, cancelled: &cancelled, added: &added, other: forward, options: options)
+            if cancelled, meeting == nil { cutoff = options.stopReason }
             if overBudget, meeting == nil { cutoff = .memoryBudget }
             if forward.table.count + backward.table.count > options.maxStates, meeting == nil { cutoff = .maxStates }
             let level = forward.depth + backward.depth
@@ -65,13 +67,17 @@ public struct TileBidirectionalSolver: PuzzleSolver {
 }
 
 extension TileBidirectionalSolver {
-    /// Expands one side's layer, watching for states the other side knows.
+    /// Expands one side's layer, watching for states the other side knows, and for a stop
+    /// request within the layer too: a 15-puzzle's deeper layers take seconds each, and a
+    /// check between layers only let a 50 ms CPU limit run 63 ms.
     static func expand(
-        _ side: inout TileLayers, meeting: inout UInt64?, added: inout Int, other: borrowing TileLayers, options: SolveOptions
+        _ side: inout TileLayers, meeting: inout UInt64?, cancelled: inout Bool, added: inout Int, other: borrowing TileLayers,
+        options: SolveOptions
     ) -> (examined: Int, overBudget: Bool) {
         let (examined, _, overBudget) = side.expandLayer(budgetBytes: options.memoryBudgetBytes - other.memoryBytes) { state in
             added += 1
             if other.table.contains(other.key(state)) { meeting = state; return false }
+            if added % SolveOptions.cancellationInterval == 0, options.isCancelled() { cancelled = true; return false }
             return true
         }
         side.advance()
