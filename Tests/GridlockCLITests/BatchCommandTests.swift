@@ -134,7 +134,6 @@ struct BatchCommandTests {
 
     @Test("2,000 jobs, 3 workers, one SIGKILLed and one stopped and resumed: every job stored once, right")
     func workersMisbehave() throws {
-        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
         let cluster = try ClusterHarness()
         // Every ninth board of the sample, 1 to 50 moves: a batch of seconds, not milliseconds.
         let lines = try ClusterHarness.sample(count: 2_000, start: 0, step: 9)
@@ -143,7 +142,7 @@ struct BatchCommandTests {
         try cluster.startCoordinator(try cluster.write(lines), errorLog: coordinatorLog)
         // One worker alone first: once results arrive it surely holds a window of unsolved jobs.
         // Each job takes at least 5 ms, so that the batch outlasts the faults in a release build.
-        let paced = ["GRIDLOCK_FAULT_INJECTION": "pace:5"]
+        let paced = try ClusterHarness.faults("pace:5")
         try cluster.startWorkers(1, environment: paced)
         try cluster.waitUntilStored(atLeast: 20)
         kill(cluster.workers[0].processIdentifier, SIGKILL)
@@ -267,14 +266,13 @@ struct BatchWorkersGoneTests {
 
     @Test("workers that crash at start-up stop the batch with the reason within 10 s, instead of looping")
     func crashingWorkersStopTheBatch() throws {
-        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
         let directory = try BatchCommandTests.temporaryDirectory()
         let file = directory.appendingPathComponent("jobs.txt")
         try (try ClusterHarness.sample(count: 50).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let started = Date()
         let output = try GridlockBinary.run(
             ["batch", file.path, "--workers", "2", "--db", directory.appendingPathComponent("r.sqlite").path, "--batch", "crashy"],
-            environment: ["GRIDLOCK_FAULT_INJECTION": "crash-at-start"])
+            environment: try ClusterHarness.faults("crash-at-start"))
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(output.status != 0)
         #expect(output.stderr.contains("died 5 times in a row"), "\(output.stderr)")

@@ -2,6 +2,7 @@
 // tests: start, kill, restart, and read what the sink stored.
 
 import Foundation
+import GridlockCluster
 import Testing
 
 final class ClusterHarness {
@@ -103,5 +104,15 @@ final class ClusterHarness {
         for (index, line) in lines.enumerated() {
             #expect(rows[index]?["moves"] as? Int == Int(line.split(separator: " ")[0]), "job \(index)")
         }
+    }
+}
+
+extension ClusterHarness {
+    /// The environment that turns one fault hook on (Sources/GridlockCluster/FaultInjection.swift),
+    /// once this build is known to have the hooks: without them a test would pass or fail for
+    /// the wrong reason.
+    static func faults(_ mode: String) throws -> [String: String] {
+        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
+        return ["GRIDLOCK_FAULT_INJECTION": mode]
     }
 }

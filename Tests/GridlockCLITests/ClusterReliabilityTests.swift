@@ -2,7 +2,6 @@
 // hangs every time, and junk sent to every bound socket. Nothing lost, nothing doubled.
 
 import Foundation
-import GridlockCluster
 import GridlockWire
 import Testing
 import ZeroMQ
@@ -18,8 +17,7 @@ struct ClusterReliabilityTests {
     /// Workers that take at least 10 ms a job: 400 jobs on two last 2 s, long enough to kill a
     /// role mid-batch in a release build too (its bfs answers them all in a fraction of that).
     static func pacedWorkers() throws -> [String: String] {
-        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
-        return ["GRIDLOCK_FAULT_INJECTION": "pace:10"]
+        try ClusterHarness.faults("pace:10")
     }
 
     @Test("the sink killed and restarted mid-batch: nothing lost, nothing doubled")
@@ -102,14 +100,13 @@ struct ClusterReliabilityTests {
 
     @Test("a job that hangs every time ends as failed after its attempts, with the reason; the rest completes")
     func poisonJob() throws {
-        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
         let cluster = try ClusterHarness()
         var lines = try ClusterHarness.sample(count: 60, start: 3_000, step: 3)
         let poisonIndex = 10
         lines[poisonIndex] += " POISON"
         try cluster.startSink()
         try cluster.startCoordinator(try cluster.write(lines), extra: ["--timeout", "0.5", "--attempts", "2"])
-        try cluster.startWorkers(3, environment: ["GRIDLOCK_FAULT_INJECTION": "hang-on-poison"])
+        try cluster.startWorkers(3, environment: try ClusterHarness.faults("hang-on-poison"))
         // The failed job makes the coordinator exit 2, as `batch` would: it learns how every
         // stored job ended from the sink's acknowledgements.
         try cluster.finish(seconds: 60, status: 2)

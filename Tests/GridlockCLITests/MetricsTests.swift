@@ -47,7 +47,6 @@ struct MetricsTests {
 
     @Test("/metrics scraped during a batch: counters rise, the sink's stored ends at the job count, and every scrape is valid Prometheus text")
     func scrapedDuringABatch() throws {
-        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
         let cluster = try ClusterHarness()
         let lines = try ClusterHarness.sample(count: 3_000)
         let sinkLog = cluster.directory.appendingPathComponent("sink.log")
@@ -59,7 +58,7 @@ struct MetricsTests {
         let coordinatorAddress = try Self.address(in: coordinatorLog)
         let workerLog = cluster.directory.appendingPathComponent("worker.log")
         // At least 1 ms a job: scrapes must see the batch mid-way, in a release build too.
-        try cluster.startWorkers(1, extra: ["--metrics", "127.0.0.1:0"], environment: ["GRIDLOCK_FAULT_INJECTION": "pace:1"], errorLog: workerLog)
+        try cluster.startWorkers(1, extra: ["--metrics", "127.0.0.1:0"], environment: try ClusterHarness.faults("pace:1"), errorLog: workerLog)
         let workerAddress = try Self.address(in: workerLog)
         var solvedByWorker: [Double] = []
         var stored: [Double] = []

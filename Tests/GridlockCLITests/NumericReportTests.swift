@@ -2,7 +2,6 @@
 // database holds, counted by SQLite itself.
 
 import Foundation
-import GridlockCluster
 import Testing
 
 @Suite("Numeric reports")
@@ -171,12 +170,11 @@ struct BenchNumbersTests {
 struct CompareCommandTests {
     @Test("compare prints a row per solver and band as numbers; a solver made 3x slower is slower, and --fail-above exits 1")
     func slowedSolver() throws {
-        try #require(FaultInjection.compiledIn, "this build has no fault hooks: build with -Xswiftc -DGRIDLOCK_FAULT_INJECTION, as scripts/test does")
         let directory = try BatchCommandTests.temporaryDirectory()
         let file = directory.appendingPathComponent("jobs.txt")
         try (try ClusterHarness.sample(count: 60, step: 150).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let database = directory.appendingPathComponent("results.sqlite").path
-        for (name, environment) in [("base", [String: String]()), ("slow", ["GRIDLOCK_FAULT_INJECTION": "slow:bidirectional:3"])] {
+        for (name, environment) in [("base", [String: String]()), ("slow", try ClusterHarness.faults("slow:bidirectional:3"))] {
             let batch = try GridlockBinary.run(
                 ["batch", file.path, "--workers", "1", "--db", database, "--batch", name, "--solver", "bfs,bidirectional"], environment: environment)
             #expect(batch.status == 0, "\(batch.stderr)")
