@@ -47,32 +47,13 @@ public struct BatchComparison: Sendable {
         ]
     }
 
-    /// One timed job: what pairs it and what it took.
-    public struct Timing: Sendable {
-        public var kind: PuzzleKind
-        public var solver: String
-        public var puzzle: String
-        public var band: String
-        public var seconds: Double
-        /// The worker process that ran it (host:pid).
-        public var worker: String
-
-        public init(kind: PuzzleKind, solver: String, puzzle: String, band: String, seconds: Double, worker: String = "") {
-            self.kind = kind
-            self.solver = solver
-            self.puzzle = puzzle
-            self.band = band
-            self.seconds = seconds
-            self.worker = worker
-        }
-
-        var key: UInt64 {
-            var hash = Hasher64()
-            hash.add(kind.rawValue)
-            hash.add(solver)
-            hash.add(puzzle)
-            return hash.value
-        }
+    /// What pairs a job across the batches: its kind, solver and puzzle.
+    static func key(_ row: StoredRow) -> UInt64 {
+        var hash = Hasher64()
+        hash.add(row.kind.rawValue)
+        hash.add(row.solver)
+        hash.add(row.puzzle)
+        return hash.value
     }
 
     struct GroupKey: Hashable {
@@ -94,26 +75,31 @@ public struct BatchComparison: Sendable {
         return workers.count - 1
     }
 
-    public init() {}
+    /// Which time the jobs are compared by: wall or CPU.
+    public let basis: TimeBasis
 
-    /// A job of the baseline batch (the first of a puzzle counts).
-    public mutating func addBaseline(_ timing: Timing) {
-        let key = timing.key
-        if baseline[key] == nil { baseline[key] = (timing.seconds, timing.band, number(timing.worker)) }
+    public init(basis: TimeBasis = .wall) {
+        self.basis = basis
+    }
+
+    /// A timed job of the baseline batch (ResultStore.forEachTimedRow; the first of a puzzle counts).
+    public mutating func addBaseline(_ row: StoredRow) {
+        let key = Self.key(row)
+        if baseline[key] == nil { baseline[key] = (row.seconds(basis), BatchReport.band(row), number(row.worker)) }
     }
 
     /// A job of the new batch, paired with the baseline's time for the same puzzle if there is
     /// one, in the baseline's band (so both times of a pair sit in one group) and in "all".
-    public mutating func addNew(_ timing: Timing) {
-        guard let base = baseline.removeValue(forKey: timing.key) else { return }
-        let combination = base.worker << 32 | number(timing.worker)
+    public mutating func addNew(_ row: StoredRow) {
+        guard let base = baseline.removeValue(forKey: Self.key(row)) else { return }
+        let combination = base.worker << 32 | number(row.worker)
         let cluster = clusterNumbers[combination] ?? clusterNumbers.count
         clusterNumbers[combination] = cluster
         for band in [base.band, "all"] {
-            let group = GroupKey(kind: timing.kind.rawValue, solver: timing.solver, band: band)
+            let group = GroupKey(kind: row.kind.rawValue, solver: row.solver, band: band)
             if pairs[group] == nil { order.append(group) }
             pairs[group, default: ([], [], [])].baseline.append(base.seconds)
-            pairs[group, default: ([], [], [])].new.append(timing.seconds)
+            pairs[group, default: ([], [], [])].new.append(row.seconds(basis))
             pairs[group, default: ([], [], [])].clusters.append(cluster)
         }
     }
@@ -174,5 +160,17 @@ struct Hasher64 {
     mutating func add(_ text: String) {
         for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         value = (value ^ 0) &* 0x0000_0100_0000_01B3
+    }
+}
+
+extension ResultStore {
+    /// The timed jobs of `batch`, for `gridlock compare`, in job order, streamed: those that
+    /// finished (a cut-off's time is its limit, not the solver's) with a right or unchecked
+    /// answer and a time by `basis`. A row that does not decode is left out.
+    public func forEachTimedRow(batch: String, basis: TimeBasis, _ body: (StoredRow) throws -> Void) throws {
+        try forEachRow(batch: batch, reading: .timing, undecodable: { _ in }) { row in
+            guard row.status == .solved || row.status == .unsolvable, !row.isWrong, row.seconds(basis) > 0 else { return }
+            try body(row)
+        }
     }
 }

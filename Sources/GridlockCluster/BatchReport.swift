@@ -65,14 +65,14 @@ public struct BatchReport: Sendable {
         var aboveIdleSum = 0
         var aboveIdleJobs = 0
 
-        mutating func add(_ job: JobSummary) {
+        mutating func add(_ job: StoredRow) {
             count += 1
             byStatus[Int(job.status.wireCode)] += 1
             if job.isWrong { wrong += 1 }
             guard job.status.ranSolver else { return }
             // A time out of range (a hostile worker's, or another program's row) is
             // clamped, never converted unchecked: the tables must not trap.
-            let time = JobSummary.plausibleSeconds.clamping(job.seconds)
+            let time = StoredRow.plausibleSeconds.clamping(job.seconds)
             _ = times.record(UInt64((time * 1e6).rounded()))
             let before = meanSeconds
             timed += 1
@@ -80,7 +80,7 @@ public struct BatchReport: Sendable {
             squaredDeviations += (time - before) * (time - meanSeconds)
             minSeconds = min(minSeconds, time)
             maxSeconds = max(maxSeconds, time)
-            let cpu = JobSummary.plausibleSeconds.clamping(job.cpuSeconds)
+            let cpu = StoredRow.plausibleSeconds.clamping(job.cpuSeconds)
             _ = cpuTimes.record(UInt64((cpu * 1e6).rounded()))
             cpuSeconds += cpu
             cpuMinSeconds = min(cpuMinSeconds, cpu)
@@ -91,9 +91,9 @@ public struct BatchReport: Sendable {
             peakRSSMax = max(peakRSSMax, job.peakRSSBytes)
             memorySum = memorySum.saturatingSum(max(0, job.memoryBytes))
             memoryMax = max(memoryMax, job.memoryBytes)
-            if job.idleRSSBytes > 0 {
+            if job.workerIdleRSSBytes > 0 {
                 // Both clamped at 0 first, so another program's extreme values cannot overflow.
-                aboveIdleSum = aboveIdleSum.saturatingSum(max(0, max(0, job.peakRSSBytes) - job.idleRSSBytes))
+                aboveIdleSum = aboveIdleSum.saturatingSum(max(0, max(0, job.peakRSSBytes) - job.workerIdleRSSBytes))
                 aboveIdleJobs += 1
             }
         }
@@ -119,7 +119,7 @@ public struct BatchReport: Sendable {
 
         mutating func add(seconds: Double) {
             jobs += 1
-            busy += JobSummary.plausibleSeconds.clamping(seconds)
+            busy += StoredRow.plausibleSeconds.clamping(seconds)
         }
     }
 
@@ -142,7 +142,7 @@ public struct BatchReport: Sendable {
         var solver: String
     }
 
-    public static func band(_ job: JobSummary) -> String {
+    public static func band(_ job: StoredRow) -> String {
         band(moves: job.moves, expectedMoves: job.expectedMoves, status: job.status, kind: job.kind, examined: job.examined)
     }
 
@@ -163,7 +163,7 @@ public struct BatchReport: Sendable {
         return bands.first { $0.range.contains(moves) }?.name ?? "unknown"
     }
 
-    public mutating func add(_ job: JobSummary) {
+    public mutating func add(_ job: StoredRow) {
         // One lookup of the variant a row, its groups changed in place: this runs for every row
         // of a batch, millions of them.
         let variant = Variant(kind: job.kind, solver: job.solver)

@@ -24,13 +24,10 @@ public struct BatchTally: Sendable, Hashable {
         add(status: stored.status, wrong: stored.wrong)
     }
 
-    public mutating func add(status: JobStatus, wrong: Bool) {
-        byStatus[status, default: 0] += 1
-        if wrong { self.wrong += 1 }
+    public mutating func add(status: JobStatus, wrong: Bool, count: Int = 1) {
+        byStatus[status, default: 0] += count
+        if wrong { self.wrong += count }
     }
-
-    /// A row's answer is wrong (its verdict, JobResult.checkedVerdict): 1 or 0.
-    static let wrongAnswer = "CASE WHEN verdict = 'wrong' THEN 1 ELSE 0 END"
 
     public var exitCode: Int32 {
         if wrong > 0 { return 3 }
@@ -47,23 +44,24 @@ public struct BatchTally: Sendable, Hashable {
 }
 
 extension ResultStore {
-    /// The counts of one batch's stored rows.
+    /// The counts of one batch's stored rows. SQL groups the rows by what decides their status
+    /// and verdict, and each group is judged by the one rule (StoredRow.isWrong): a batch of
+    /// millions is a few hundred groups.
     public func tally(batch: String) throws -> BatchTally {
         try queue.read { db in
             var tally = BatchTally()
+            let reading = StoredRow.Reading.acknowledgement
+            // In the reading's order, which the decoder follows: a group's identity is any of its rows'.
+            let identity: [String: String] = ["batch": "MIN(batch)", "job": "MIN(job)", "fingerprint": "0"]
+            let selected = reading.columns.map { identity[$0.name] ?? $0.name }.joined(separator: ", ")
+            let judged = reading.columns.map(\.name).filter { identity[$0] == nil }.joined(separator: ", ")
             let rows = try Row.fetchAll(
-                db, sql: """
-                    SELECT status, COUNT(*), SUM(\(BatchTally.wrongAnswer))
-                    FROM results WHERE batch = ? GROUP BY status
-                    """, arguments: [batch])
+                db, sql: "SELECT \(selected), COUNT(*) AS rows FROM results WHERE batch = ? GROUP BY \(judged)", arguments: [batch])
             for row in rows {
-                // A status another program stored as NULL or a number is no status this build knows.
-                let name = (try? row.decode(String?.self, atIndex: 0)) ?? nil ?? ""
-                let count: Int = try row.decode(atIndex: 1)
-                let wrong: Int = try row.decode(Int?.self, atIndex: 2) ?? 0
+                let count: Int = try row.decode(forColumn: "rows")
                 // A status this build does not know counts as failed: never as success.
-                tally.byStatus[JobStatus(rawValue: name) ?? .failed, default: 0] += count
-                tally.wrong += wrong
+                let stored = StoredRow.bestEffort(row, reading: reading).row
+                tally.add(status: stored.status, wrong: stored.isWrong, count: count)
             }
             return tally
         }

@@ -116,14 +116,20 @@ public struct RunSpread: Sendable {
     private var first: [UInt64: Double] = [:]
     private var logRatios: [Double] = []
 
-    public init() {}
+    /// Which time the runs are compared by: wall or CPU.
+    public let basis: TimeBasis
 
-    public mutating func add(_ timing: BatchComparison.Timing) {
-        let key = timing.key
+    public init(basis: TimeBasis = .wall) {
+        self.basis = basis
+    }
+
+    /// A timed job (ResultStore.forEachTimedRow).
+    public mutating func add(_ row: StoredRow) {
+        let key = BatchComparison.key(row)
         if let earlier = first[key] {
-            logRatios.append(abs(log(timing.seconds / earlier)))
+            logRatios.append(abs(log(row.seconds(basis) / earlier)))
         } else {
-            first[key] = timing.seconds
+            first[key] = row.seconds(basis)
         }
     }
 

@@ -1,7 +1,8 @@
 // The results table's columns, in one list: the check that an opened database has them, the
-// sink's insert and `gridlock export` all read it, so a column is added in one place (and a
-// migration). A result goes from the worker to its row through `value`, and from the row to
-// the export through `exported`.
+// sink's insert, every SELECT, the one decoder into StoredRow and `gridlock export` all read
+// it, so a column is added in one place (and a migration). A result goes from the worker to
+// its row through `bind`, from the row to a StoredRow through `read`, and from that to the
+// export through `exported`.
 
 import GRDB
 import GridlockWire
@@ -22,60 +23,102 @@ struct ResultColumn: Sendable {
     /// (an enum of a string, a number or nothing) copied each string column's text out and
     /// back, a retain and a release apiece, a twelfth of the sink's time on trivial jobs.
     let bind: @Sendable (_ result: JobResult, _ storedAt: Double, _ insert: inout SQLiteInsert) -> Void
-    /// The export's value, when it is not the stored one.
-    var exported: (@Sendable (DatabaseValue) -> ExportedValue)?
+    /// Reads the column's stored value into its field, throwing the reason (naming the column)
+    /// where another program stored what the field cannot hold (StoredValue).
+    let read: @Sendable (_ value: DatabaseValue, _ row: inout StoredRow) throws -> Void
+    /// The field's value as `gridlock export` writes it.
+    let exported: @Sendable (_ row: StoredRow) -> ExportedValue
 
     init(
         _ name: String, _ affinity: Affinity, notNull: Bool = true, export: String? = nil,
-        exported: (@Sendable (DatabaseValue) -> ExportedValue)? = nil,
-        _ bind: @escaping @Sendable (_ result: JobResult, _ storedAt: Double, _ insert: inout SQLiteInsert) -> Void
+        read: @escaping @Sendable (_ value: DatabaseValue, _ row: inout StoredRow) throws -> Void,
+        exported: @escaping @Sendable (_ row: StoredRow) -> ExportedValue,
+        bind: @escaping @Sendable (_ result: JobResult, _ storedAt: Double, _ insert: inout SQLiteInsert) -> Void
     ) {
         self.name = name
         self.affinity = affinity
         self.notNull = notNull
         exportName = export ?? name
+        self.read = read
         self.exported = exported
         self.bind = bind
     }
 }
 
 extension ResultColumn {
-    /// In the table's order, which is the order the insert binds them.
+    /// In the table's order, which is the order the insert binds them. Where a field is left at
+    /// its default rather than refused (the verdict, the sizes the tables only sum, the CPU
+    /// time), the comment on `StoredValue` says why.
     static let all: [ResultColumn] = [
-        ResultColumn("batch", .text) { result, _, insert in insert.bind(result.batch) },
-        ResultColumn("job", .integer) { result, _, insert in insert.bind(result.job) },
-        ResultColumn("kind", .text) { result, _, insert in insert.bind(result.kind.rawValue) },
-        ResultColumn("puzzle", .text) { result, _, insert in insert.bind(result.puzzle) },
-        ResultColumn("solver", .text) { result, _, insert in insert.bind(result.solver) },
-        ResultColumn("source", .text) { result, _, insert in insert.bind(result.source) },
-        ResultColumn("status", .text) { result, _, insert in insert.bind(result.status.rawValue) },
-        ResultColumn("moves", .integer, notNull: false) { result, _, insert in insert.bind(result.moves) },
-        ResultColumn("solution", .text) { result, _, insert in insert.bind(result.solution) },
-        ResultColumn("cluster", .integer, notNull: false) { result, _, insert in insert.bind(result.cluster) },
-        ResultColumn("error", .text, notNull: false) { result, _, insert in insert.bind(result.error) },
-        ResultColumn("attempt", .integer, export: "attempts") { result, _, insert in insert.bind(result.attempt) },
-        ResultColumn("worker", .text) { result, _, insert in insert.bind(result.worker.description) },
-        ResultColumn("host", .text) { result, _, insert in insert.bind(result.worker.host) },
-        ResultColumn("examined", .integer) { result, _, insert in insert.bind(result.examined) },
-        ResultColumn("enqueued", .integer) { result, _, insert in insert.bind(result.enqueued) },
-        ResultColumn("max_queue", .integer, export: "maxQueue") { result, _, insert in insert.bind(result.maxQueue) },
-        ResultColumn("states", .integer, export: "statesStored") { result, _, insert in insert.bind(result.statesStored) },
-        ResultColumn("memory_bytes", .integer, export: "memoryBytes") { result, _, insert in insert.bind(result.memoryBytes) },
-        ResultColumn("seconds", .real) { result, _, insert in insert.bind(result.seconds) },
-        ResultColumn("cpu_seconds", .real, export: "cpuSeconds") { result, _, insert in insert.bind(result.cpuSeconds) },
-        ResultColumn("peak_rss_bytes", .integer, export: "peakRSSBytes") { result, _, insert in insert.bind(result.peakRSSBytes) },
-        ResultColumn("expected_moves", .integer, notNull: false, export: "expectedMoves") { result, _, insert in insert.bind(result.expectedMoves) },
-        ResultColumn("stored_at", .real, export: "storedAt") { _, storedAt, insert in insert.bind(storedAt) },
+        ResultColumn("batch", .text, read: { $1.batch = StoredValue.lenientText($0) }, exported: { .text($0.batch) },
+                     bind: { result, _, insert in insert.bind(result.batch) }),
+        ResultColumn("job", .integer, read: { $1.job = try StoredValue.integer($0, "job") }, exported: { .integer($0.job) },
+                     bind: { result, _, insert in insert.bind(result.job) }),
+        ResultColumn("kind", .text, read: { $1.kind = try StoredValue.known($0, "kind") }, exported: { .text($0.kind.rawValue) },
+                     bind: { result, _, insert in insert.bind(result.kind.rawValue) }),
+        ResultColumn("puzzle", .text, read: { $1.puzzle = try StoredValue.text($0, "puzzle") }, exported: { .text($0.puzzle) },
+                     bind: { result, _, insert in insert.bind(result.puzzle) }),
+        ResultColumn("solver", .text, read: { $1.solver = try StoredValue.text($0, "solver") }, exported: { .text($0.solver) },
+                     bind: { result, _, insert in insert.bind(result.solver) }),
+        ResultColumn("source", .text, read: { $1.source = StoredValue.lenientText($0) }, exported: { .text($0.source) },
+                     bind: { result, _, insert in insert.bind(result.source) }),
+        ResultColumn("status", .text, read: { $1.status = try StoredValue.known($0, "status") }, exported: { .text($0.status.rawValue) },
+                     bind: { result, _, insert in insert.bind(result.status.rawValue) }),
+        ResultColumn("moves", .integer, notNull: false, read: { $1.moves = try StoredValue.optionalInteger($0, "moves") },
+                     exported: { .integer($0.moves) }, bind: { result, _, insert in insert.bind(result.moves) }),
+        ResultColumn("solution", .text, read: { $1.solution = try StoredValue.text($0, "solution") }, exported: { .text($0.solution) },
+                     bind: { result, _, insert in insert.bind(result.solution) }),
+        ResultColumn("cluster", .integer, notNull: false, read: { $1.cluster = try StoredValue.optionalInteger($0, "cluster") },
+                     exported: { .integer($0.cluster) }, bind: { result, _, insert in insert.bind(result.cluster) }),
+        ResultColumn("error", .text, notNull: false, read: { $1.error = try StoredValue.optionalText($0, "error") },
+                     exported: { .text($0.error) }, bind: { result, _, insert in insert.bind(result.error) }),
+        ResultColumn("attempt", .integer, export: "attempts", read: { $1.attempts = try StoredValue.integer($0, "attempt") },
+                     exported: { .integer($0.attempts) }, bind: { result, _, insert in insert.bind(result.attempt) }),
+        ResultColumn("worker", .text, read: { $1.worker = try StoredValue.text($0, "worker") }, exported: { .text($0.worker) },
+                     bind: { result, _, insert in insert.bind(result.worker.description) }),
+        ResultColumn("host", .text, read: { $1.host = try StoredValue.text($0, "host") }, exported: { .text($0.host) },
+                     bind: { result, _, insert in insert.bind(result.worker.host) }),
+        ResultColumn("examined", .integer, read: { $1.examined = try StoredValue.count($0, "examined") }, exported: { .integer($0.examined) },
+                     bind: { result, _, insert in insert.bind(result.examined) }),
+        ResultColumn("enqueued", .integer, read: { $1.enqueued = try StoredValue.count($0, "enqueued") }, exported: { .integer($0.enqueued) },
+                     bind: { result, _, insert in insert.bind(result.enqueued) }),
+        ResultColumn("max_queue", .integer, export: "maxQueue", read: { $1.maxQueue = try StoredValue.count($0, "max_queue") },
+                     exported: { .integer($0.maxQueue) }, bind: { result, _, insert in insert.bind(result.maxQueue) }),
+        ResultColumn("states", .integer, export: "statesStored", read: { $1.statesStored = try StoredValue.count($0, "states") },
+                     exported: { .integer($0.statesStored) }, bind: { result, _, insert in insert.bind(result.statesStored) }),
+        ResultColumn("memory_bytes", .integer, export: "memoryBytes", read: { $1.memoryBytes = StoredValue.lenientSize($0) },
+                     exported: { .integer($0.memoryBytes) }, bind: { result, _, insert in insert.bind(result.memoryBytes) }),
+        ResultColumn("seconds", .real, read: { $1.seconds = try StoredValue.time($0, "seconds") }, exported: { .real($0.seconds) },
+                     bind: { result, _, insert in insert.bind(result.seconds) }),
+        ResultColumn("cpu_seconds", .real, export: "cpuSeconds", read: { $1.cpuSeconds = StoredValue.lenientTime($0) },
+                     exported: { .real($0.cpuSeconds) }, bind: { result, _, insert in insert.bind(result.cpuSeconds) }),
+        ResultColumn("peak_rss_bytes", .integer, export: "peakRSSBytes", read: { $1.peakRSSBytes = try StoredValue.size($0, "peak_rss_bytes") },
+                     exported: { .integer($0.peakRSSBytes) }, bind: { result, _, insert in insert.bind(result.peakRSSBytes) }),
+        ResultColumn("expected_moves", .integer, notNull: false, export: "expectedMoves",
+                     read: { $1.expectedMoves = try StoredValue.optionalInteger($0, "expected_moves") },
+                     exported: { .integer($0.expectedMoves) }, bind: { result, _, insert in insert.bind(result.expectedMoves) }),
+        ResultColumn("stored_at", .real, export: "storedAt", read: { $1.storedAt = try StoredValue.storeTime($0, "stored_at") },
+                     exported: { .real($0.storedAt) }, bind: { _, storedAt, insert in insert.bind(storedAt) }),
         // Exported as the job's 16 hex digits, as `JobFingerprint` prints.
-        ResultColumn("fingerprint", .integer, exported: { .text(JobFingerprint(storedValue: Int64.fromDatabaseValue($0) ?? 0).description) }) { result, _, insert in
-            insert.bind(Int(result.fingerprint.storedValue))
-        },
-        ResultColumn("termination", .text, notNull: false) { result, _, insert in insert.bind(result.termination?.rawValue) },
-        ResultColumn("verdict", .text) { result, _, insert in insert.bind(result.checkedVerdict.rawValue) },
-        ResultColumn("solver_stats", .text, notNull: false, export: "solverStats") { result, _, insert in insert.bind(result.solverStats) },
-        ResultColumn("worker_idle_rss_bytes", .integer, export: "workerIdleRSSBytes") { result, _, insert in insert.bind(result.workerIdleRSSBytes) },
-        ResultColumn("repetition", .integer) { result, _, insert in insert.bind(result.repetition) },
+        ResultColumn("fingerprint", .integer, read: { $1.fingerprint = JobFingerprint(storedValue: Int64(try StoredValue.integer($0, "fingerprint"))) },
+                     exported: { .text($0.fingerprint.description) }, bind: { result, _, insert in insert.bind(Int(result.fingerprint.storedValue)) }),
+        ResultColumn("termination", .text, notNull: false, read: { $1.termination = StoredValue.lenientKnown($0) },
+                     exported: { .text($0.termination?.rawValue) }, bind: { result, _, insert in insert.bind(result.termination?.rawValue) }),
+        ResultColumn("verdict", .text, read: { $1.verdict = StoredValue.lenientKnown($0) ?? .unknown }, exported: { .text($0.verdict.rawValue) },
+                     bind: { result, _, insert in insert.bind(result.checkedVerdict.rawValue) }),
+        ResultColumn("solver_stats", .text, notNull: false, export: "solverStats", read: { $1.solverStats = try StoredValue.optionalText($0, "solver_stats") },
+                     exported: { .text($0.solverStats) }, bind: { result, _, insert in insert.bind(result.solverStats) }),
+        ResultColumn("worker_idle_rss_bytes", .integer, export: "workerIdleRSSBytes", read: { $1.workerIdleRSSBytes = StoredValue.lenientSize($0) },
+                     exported: { .integer($0.workerIdleRSSBytes) }, bind: { result, _, insert in insert.bind(result.workerIdleRSSBytes) }),
+        ResultColumn("repetition", .integer, read: { $1.repetition = StoredValue.lenientCount($0) }, exported: { .integer($0.repetition) },
+                     bind: { result, _, insert in insert.bind(result.repetition) }),
     ]
+
+    /// The column of this name; a name not in the list is a programming error.
+    static func named(_ name: String) -> ResultColumn {
+        guard let column = all.first(where: { $0.name == name }) else { fatalError("no results column \(name)") }
+        return column
+    }
 
     /// A new (batch, job) is inserted; the same job again (same fingerprint) is ignored; a
     /// changed job (another fingerprint) replaces the row.
@@ -116,14 +159,8 @@ enum ExportedValue: Encodable, Sendable {
     case text(String)
     case null
 
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .int64(let number): self = .integer(number)
-        case .double(let number): self = .real(number)
-        case .string(let text): self = .text(text)
-        case .blob, .null: self = .null
-        }
-    }
+    static func integer(_ number: Int?) -> ExportedValue { number.map { .integer(Int64($0)) } ?? .null }
+    static func text(_ text: String?) -> ExportedValue { text.map { .text($0) } ?? .null }
 
     func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -134,41 +171,32 @@ enum ExportedValue: Encodable, Sendable {
         case .null: try container.encodeNil()
         }
     }
-}
 
-/// One exported row: the columns' export names and values.
-public struct ExportedRow: Encodable, Sendable {
-    let values: [(String, ExportedValue)]
-
-    init(_ row: Row) {
-        values = ResultColumn.all.map { column in
-            let stored: DatabaseValue = row[column.name]
-            return (column.exportName, column.exported?(stored) ?? ExportedValue(stored))
+    /// As a CSV field: numbers as they read back, texts quoted where they must be, null empty.
+    var csvField: String {
+        switch self {
+        case .integer(let number): String(number)
+        case .real(let number): number.isFinite ? "\(number)" : ""
+        case .text(let text): CSVField.quoted(text)
+        case .null: ""
         }
     }
+}
 
+/// `gridlock export`'s row: every column under its export name, in the table's order.
+extension StoredRow: Encodable {
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        for (name, value) in values { try container.encode(value, forKey: Key(stringValue: name)) }
+        var container = encoder.container(keyedBy: ExportKey.self)
+        for column in ResultColumn.all { try container.encode(column.exported(self), forKey: ExportKey(stringValue: column.exportName)) }
     }
 
     /// The CSV header: the export's keys, in the table's order.
     public static var csvHeader: String { ResultColumn.all.map(\.exportName).joined(separator: ",") }
 
-    /// The row as a CSV record: numbers as they read back, texts quoted where they must be
-    /// (control characters escaped, so a record never splits), null as an empty field.
-    public var csvRecord: String {
-        values.map { _, value -> String in
-            switch value {
-            case .integer(let number): String(number)
-            case .real(let number): number.isFinite ? "\(number)" : ""
-            case .text(let text): CSVField.quoted(text)
-            case .null: ""
-            }
-        }.joined(separator: ",")
-    }
+    /// The row as a CSV record (control characters escaped, so a record never splits).
+    public var csvRecord: String { ResultColumn.all.map { $0.exported(self).csvField }.joined(separator: ",") }
 
-    struct Key: CodingKey {
+    struct ExportKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }

@@ -279,27 +279,33 @@ public final class ResultStore: Sendable {
 
     /// The row stored for a job, as an acknowledgement says it.
     private static func storedRow(_ db: Database, batch: String, job: Int) throws -> StoredJob {
-        let row = try Row.fetchOne(
-            db, sql: "SELECT fingerprint, status, \(BatchTally.wrongAnswer) FROM results WHERE batch = ? AND job = ?",
-            arguments: [batch, job])!
-        // A status this build does not know counts as failed: never as success.
-        return StoredJob(
-            job: job, fingerprint: JobFingerprint(storedValue: try row.decode(atIndex: 0)),
-            status: JobStatus(rawValue: try row.decode(atIndex: 1)) ?? .failed, wrong: try row.decode(atIndex: 2))
+        // The insert found it there; another connection could have deleted it since.
+        guard let stored = try acknowledgements(db, filter: "batch = ? AND job = ?", arguments: [batch, job], limit: 1).first else {
+            throw UndecodableRow(batch: batch, job: job, reason: "its row was there a moment ago and is gone")
+        }
+        return stored
     }
 
     /// The stored jobs of a batch numbered `from` or more, at most `limit`, in order.
     public func storedJobs(batch: String, from: Int, limit: Int) throws -> [StoredJob] {
         try queue.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT job, fingerprint, status, \(BatchTally.wrongAnswer) FROM results WHERE batch = ? AND job >= ? ORDER BY job LIMIT ?",
-                arguments: [batch, from, limit]
-            ).map { row in
-                // A status this build does not know counts as failed: never as success.
-                StoredJob(
-                    job: try row.decode(atIndex: 0), fingerprint: JobFingerprint(storedValue: try row.decode(atIndex: 1)),
-                    status: JobStatus(rawValue: try row.decode(atIndex: 2)) ?? .failed, wrong: try row.decode(atIndex: 3))
+            try Self.acknowledgements(db, filter: "batch = ? AND job >= ?", arguments: [batch, from], limit: limit)
+        }
+    }
+
+    /// What the sink's acknowledgements say of the rows `filter` picks, in job order. A row
+    /// whose status does not decode (another program's) counts as failed, never as a success;
+    /// its identity must decode, or the sink cannot say which job it is.
+    private static func acknowledgements(_ db: Database, filter: String, arguments: StatementArguments, limit: Int) throws -> [StoredJob] {
+        let reading = StoredRow.Reading.acknowledgement
+        return try Row.fetchAll(
+            db, sql: "SELECT \(reading.sql) FROM results WHERE \(filter) ORDER BY job LIMIT \(max(0, limit))", arguments: arguments
+        ).map { row in
+            let (stored, unreadable) = StoredRow.bestEffort(row, reading: reading)
+            if let column = ["job", "fingerprint"].first(where: unreadable.contains) {
+                throw UndecodableRow(batch: stored.batch, job: stored.job, reason: "its \(column) is not a number: the sink cannot say which job it is")
             }
+            return stored.acknowledgement
         }
     }
 
@@ -311,119 +317,53 @@ public final class ResultStore: Sendable {
         }
     }
 
-    /// Every stored row of a batch (or of every batch) as `gridlock export` writes it, in job
-    /// order, through a cursor: a database of millions of rows is exported without loading it.
-    public func forEachExportedRow(batch: String?, _ body: (ExportedRow) throws -> Void) throws {
-        try queue.read { db in
-            let filter = batch == nil ? "" : "WHERE batch = ?"
-            let arguments: StatementArguments = batch.map { [$0] } ?? []
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT \(ResultColumn.all.map(\.name).joined(separator: ", ")) FROM results \(filter) ORDER BY batch, job",
-                arguments: arguments)
-            while let row = try cursor.next() { try body(ExportedRow(row)) }
-        }
-    }
-
-    /// The columns the tables need, row by row through a cursor: a database of millions of
-    /// jobs is summarised without loading it. A row that does not decode (a kind or status
-    /// this build does not know, text where a number belongs: another program wrote it) is
-    /// handed to `undecodable` with its batch and job, never summarised, never trapped on.
-    public func forEachSummary(
-        batch: String?, undecodable: (UndecodableRow) -> Void, _ body: (JobSummary) throws -> Void
+    /// The rows of a batch (or of every batch) in batch and job order, with the columns
+    /// `reading` asks for, through a cursor: a database of millions of jobs is read without
+    /// loading it. A row that does not decode (a kind or status this build does not know, text
+    /// where a number belongs: another program wrote it) goes to `undecodable`, named by batch
+    /// and job, never to `body`, never trapped on. `filter` is more SQL for the WHERE clause.
+    public func forEachRow(
+        batch: String?, reading: StoredRow.Reading, filter: String? = nil, arguments: StatementArguments = [], limit: Int? = nil,
+        undecodable: (UndecodableRow) throws -> Void, _ body: (StoredRow) throws -> Void
     ) throws {
         try queue.read { db in
-            let filter = batch == nil ? "" : "WHERE batch = ?"
-            let arguments: StatementArguments = batch.map { [$0] } ?? []
-            let numbers = UndecodableRow.numericColumns.map { "typeof(\($0.name))" }.joined(separator: ", ")
+            let conditions = [batch == nil ? nil : "batch = ?", filter].compactMap { $0 }
+            let condition = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            var all: StatementArguments = batch.map { [$0] } ?? []
+            all += arguments
             let cursor = try Row.fetchCursor(
-                db, sql: """
-                    SELECT kind, solver, status, moves, expected_moves, seconds, examined, peak_rss_bytes, host, worker, batch, job, \(numbers),
-                        verdict, memory_bytes, worker_idle_rss_bytes, source, cpu_seconds, termination, repetition
-                    FROM results \(filter) ORDER BY batch, job
-                    """,
-                arguments: arguments)
+                db, sql: "SELECT \(reading.sql) FROM results \(condition) ORDER BY batch, job\(limit.map { " LIMIT \(max(0, $0))" } ?? "")",
+                arguments: all)
             while let row = try cursor.next() {
-                // `typeof` always gives text; the rest may hold anything another program wrote.
-                let types: [String] = (0..<UndecodableRow.numericColumns.count).map { row[12 + $0] }
-                let summary: JobSummary
+                let decoded: StoredRow
                 do {
-                    if let reason = UndecodableRow.reason(kind: try row.decode(atIndex: 0), status: try row.decode(atIndex: 2), types: types) {
-                        throw UndecodableRow.Reason(reason)
-                    }
-                    summary = JobSummary(
-                        kind: PuzzleKind(rawValue: try row.decode(atIndex: 0))!, solver: try row.decode(atIndex: 1),
-                        status: JobStatus(rawValue: try row.decode(atIndex: 2))!, moves: try row.decode(atIndex: 3),
-                        expectedMoves: try row.decode(atIndex: 4), seconds: try row.decode(atIndex: 5), examined: try row.decode(atIndex: 6),
-                        peakRSSBytes: try row.decode(atIndex: 7), host: try row.decode(atIndex: 8), worker: try row.decode(atIndex: 9),
-                        // A verdict this build does not know is no verdict.
-                        verdict: (try? row.decode(String.self, atIndex: 12 + types.count)).flatMap(AnswerVerdict.init(rawValue:)) ?? .unknown,
-                        // Sizes another program stored as text, or out of range, count as none.
-                        memoryBytes: (try? row.decode(Int.self, atIndex: 13 + types.count)) ?? 0,
-                        idleRSSBytes: (try? row.decode(Int.self, atIndex: 14 + types.count)) ?? 0,
-                        batch: (try? row.decode(String.self, atIndex: 10)) ?? "", source: (try? row.decode(String.self, atIndex: 15 + types.count)) ?? "",
-                        cpuSeconds: JobSummary.plausibleSeconds.clamping((try? row.decode(Double.self, atIndex: 16 + types.count)) ?? 0),
-                        termination: (try? row.decode(String.self, atIndex: 17 + types.count)).flatMap(Termination.init(rawValue:)),
-                        repetition: (try? row.decode(Int.self, atIndex: 18 + types.count)) ?? 0)
-                    if let implausibility = summary.implausibility { throw UndecodableRow.Reason(implausibility) }
+                    decoded = try StoredRow(row, reading: reading)
                 } catch {
-                    // Named by its batch and job, as well as they can be read.
-                    let batch = (try? row.decode(String?.self, atIndex: 10)) ?? nil
-                    let job = (try? row.decode(Int?.self, atIndex: 11)) ?? nil
-                    undecodable(UndecodableRow(batch: batch ?? "(unreadable)", job: job ?? -1, reason: "\(error)"))
+                    try undecodable(StoredRow.undecodable(row, reading: reading, error: error))
                     continue
                 }
-                try body(summary)
+                try body(decoded)
             }
         }
     }
 
-    /// The jobs that did not run (invalid or failed), the first `limit` of them.
-    public func problems(batch: String?, limit: Int) throws -> [StoredResult] {
-        try queue.read { db in
-            let filter = batch == nil ? "" : "AND batch = ?"
-            let arguments: StatementArguments = batch.map { [$0, limit] } ?? [limit]
-            return try Row.fetchAll(
-                db, sql: "SELECT * FROM results WHERE status IN ('invalid', 'failed') \(filter) ORDER BY batch, job LIMIT ?",
-                arguments: arguments
-            ).map { try StoredResult(row: $0) }
-        }
+    /// The jobs that did not run (invalid or failed), the first `limit` of them; throws the
+    /// first that does not decode.
+    public func problems(batch: String?, limit: Int) throws -> [StoredRow] {
+        var rows: [StoredRow] = []
+        try forEachRow(
+            batch: batch, reading: .everything, filter: "status IN ('invalid', 'failed')", limit: limit, undecodable: { throw $0 }
+        ) { rows.append($0) }
+        return rows
     }
 
     /// The rows of these jobs of `batch`, in job order: the problems a streamed report kept.
-    public func problems(batch: String, jobs: [Int]) throws -> [StoredResult] {
-        try queue.read { db in
-            try jobs.sorted().compactMap { job in
-                try Row.fetchOne(db, sql: "SELECT * FROM results WHERE batch = ? AND job = ?", arguments: [batch, job]).map { try StoredResult(row: $0) }
-            }
+    public func problems(batch: String, jobs: [Int]) throws -> [StoredRow] {
+        var rows: [StoredRow] = []
+        for job in jobs.sorted() {
+            try forEachRow(batch: batch, reading: .everything, filter: "job = ?", arguments: [job], undecodable: { throw $0 }) { rows.append($0) }
         }
-    }
-
-    /// The timed jobs of `batch` (those that ran a solver), for `gridlock compare`, streamed.
-    /// `cpu`: the solves' CPU time rather than their wall time.
-    public func forEachTiming(batch: String, cpu: Bool = false, _ body: (BatchComparison.Timing) throws -> Void) throws {
-        try queue.read { db in
-            let time = cpu ? "cpu_seconds" : "seconds"
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT kind, solver, puzzle, status, moves, expected_moves, examined, \(time), worker FROM results WHERE batch = ? AND verdict IS NOT 'wrong' ORDER BY job",
-                arguments: [batch])
-            while let row = try cursor.next() {
-                // A row another program wrote, or of a kind or status this build does not know,
-                // is left out rather than trapped on.
-                guard let kindText = try? row.decode(String.self, atIndex: 0), let kind = PuzzleKind(rawValue: kindText),
-                      // Finished jobs only: a cut-off's time is its limit, not the solver's.
-                      let statusText = try? row.decode(String.self, atIndex: 3), let status = JobStatus(rawValue: statusText),
-                      status == .solved || status == .unsolvable,
-                      let solver = try? row.decode(String.self, atIndex: 1), let puzzle = try? row.decode(String.self, atIndex: 2),
-                      let seconds = try? row.decode(Double.self, atIndex: 7), seconds > 0, seconds <= JobSummary.plausibleSeconds.upperBound
-                else { continue }
-                let summary = JobSummary(
-                    kind: kind, solver: solver, status: status, moves: try? row.decode(Int?.self, atIndex: 4),
-                    expectedMoves: try? row.decode(Int?.self, atIndex: 5), seconds: seconds, examined: (try? row.decode(Int.self, atIndex: 6)) ?? 0,
-                    peakRSSBytes: 0, host: "", worker: "")
-                let worker = (try? row.decode(String.self, atIndex: 8)) ?? ""
-                try body(BatchComparison.Timing(kind: kind, solver: solver, puzzle: puzzle, band: BatchReport.band(summary), seconds: seconds, worker: worker))
-            }
-        }
+        return rows
     }
 
     /// The names of the batches the database holds rows or a record of, in order.

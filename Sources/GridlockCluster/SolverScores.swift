@@ -163,13 +163,13 @@ public struct SolverScores: Sendable {
     public var hasLimit: Bool { limitSeconds != nil || !batchLimits.isEmpty }
 
     /// A job of the tables, scored: invalid records are no puzzles.
-    public mutating func add(_ job: JobSummary) {
+    public mutating func add(_ job: StoredRow) {
         guard enabled, job.status != .invalid else { return }
         if basis == .cpu, job.status.isAnswer, job.cpuSeconds <= 0, job.seconds > 0 { untimedAnswers += 1 }
         add(Job(
             batch: job.batch, source: job.source, kind: job.kind, solver: job.solver, solved: job.status.isAnswer && !job.isWrong,
             wrong: job.isWrong, termination: job.termination,
-            seconds: JobSummary.plausibleSeconds.clamping(basis == .cpu ? job.cpuSeconds : job.seconds), repetition: job.repetition))
+            seconds: StoredRow.plausibleSeconds.clamping(basis == .cpu ? job.cpuSeconds : job.seconds), repetition: job.repetition))
     }
 
     public mutating func add(_ job: Job) {

@@ -45,7 +45,7 @@ public struct StreamedReport: Sendable {
         // A worker's name is text made from its host and pid: made once per run of its results,
         // not for each of millions.
         if lastWorker?.identity != result.worker { lastWorker = (result.worker, result.worker.description) }
-        let summary = JobSummary(result, workerName: lastWorker!.name, scored: report.scores.enabled)
+        let summary = StoredRow(result, workerName: lastWorker!.name, scored: report.scores.enabled)
         rows += 1
         report.add(summary)
         tally.add(status: result.status, wrong: summary.isWrong)
@@ -68,23 +68,5 @@ public struct StreamedReport: Sendable {
         var ordered = report
         ordered.variants.sort { firstJob[$0, default: .max] < firstJob[$1, default: .max] }
         return ordered
-    }
-}
-
-extension JobSummary {
-    /// The summary of the row a result makes (ResultColumn's values for these columns).
-    /// A stored result as the tables read it; with what only the scores read (its batch and
-    /// record, two more strings to retain a job) when they are kept.
-    init(_ result: borrowing JobResult, workerName: String, scored: Bool = true) {
-        self.init(
-            kind: result.kind, solver: result.solver, status: result.status, moves: result.moves, expectedMoves: result.expectedMoves,
-            seconds: result.seconds, examined: result.examined, peakRSSBytes: result.peakRSSBytes, host: result.worker.host,
-            worker: workerName, verdict: result.checkedVerdict, memoryBytes: result.memoryBytes, idleRSSBytes: result.workerIdleRSSBytes)
-        guard scored else { return }
-        batch = result.batch
-        source = result.source
-        cpuSeconds = JobSummary.plausibleSeconds.clamping(result.cpuSeconds)
-        termination = result.termination
-        repetition = result.repetition
     }
 }

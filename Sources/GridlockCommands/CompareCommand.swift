@@ -70,12 +70,8 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "text or markdown, or csv, json or jsonl with plain numbers.")
     var format: ReportFormat = .text
 
-    enum Clock: String, ExpressibleByArgument, CaseIterable {
-        case wall, cpu
-    }
-
     @Option(help: "Which time to compare: cpu (the solve's own CPU time: little moved by other processes on the machine) or wall (as the tables show).")
-    var time: Clock = .cpu
+    var time: TimeBasis = .cpu
 
     func validate() throws {
         guard (1...2).contains(databases.count) else { throw ValidationError("give one results database (both batches) or two (baseline, then new)") }
@@ -88,13 +84,13 @@ struct CompareCommand: ParsableCommand {
         let newStore = databases.count == 2 ? try Self.open(databases[1]) : baseStore
         let (baseName, newName) = try names(baseStore, newStore)
         warnOfDifferences(baseStore, baseName, newStore, newName)
-        var comparison = BatchComparison()
-        var (baseSpread, newSpread) = (RunSpread(), RunSpread())
-        try baseStore.forEachTiming(batch: baseName, cpu: time == .cpu) {
+        var comparison = BatchComparison(basis: time)
+        var (baseSpread, newSpread) = (RunSpread(basis: time), RunSpread(basis: time))
+        try baseStore.forEachTimedRow(batch: baseName, basis: time) {
             comparison.addBaseline($0)
             baseSpread.add($0)
         }
-        try newStore.forEachTiming(batch: newName, cpu: time == .cpu) {
+        try newStore.forEachTimedRow(batch: newName, basis: time) {
             comparison.addNew($0)
             newSpread.add($0)
         }

@@ -46,7 +46,7 @@ struct CompetitionPlots {
                 plots.pairs.append(PairScatterPlot.Pair(x: answers[names.0] ?? nil, y: answers[names.1] ?? nil, label: puzzle!.source))
             }
         }
-        try store.forEachSummary(batch: batch, undecodable: { _ in }) { job in
+        try store.forEachRow(batch: batch, reading: .tables, undecodable: { _ in }) { job in
             guard job.status != .invalid else { return }
             if plots.kind == nil { plots.kind = job.kind }
             guard job.kind == plots.kind else { return }

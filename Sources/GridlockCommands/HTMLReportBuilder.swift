@@ -11,14 +11,18 @@ enum HTMLReportBuilder {
     static func page(_ store: ResultStore, path: String, batch: String?, basis: TimeBasis = .cpu, undecodable: inout [UndecodableRow]) throws -> String {
         var report = BatchReport()
         report.scores = try ReportPrinter.scores(store, batch: batch, basis: basis)
-        var skipped: [UndecodableRow] = []
-        try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
-        undecodable += skipped
         let environment = try store.batches().filter { batch == nil || $0.id == batch }
         // The batches started last (ISO 8601 times sort as text) go on the time axes.
         let recent = Set(environment.sorted { $0.started < $1.started }.suffix(ReportFold.recentBatchCount).map(\.id))
         var fold = ReportFold(recentBatches: recent, basis: basis)
-        let unreadable = try store.forEachReportRow(batch: batch) { fold.add($0) }
+        // One pass: the tables and the charts fold the same rows.
+        var skipped: [UndecodableRow] = []
+        try store.forEachRow(batch: batch, reading: .htmlReport, undecodable: { skipped.append($0) }) { row in
+            report.add(row)
+            fold.add(row)
+        }
+        let unreadable = skipped.count
+        undecodable += skipped
         var tables = [
             HTMLReport.Table(caption: "Per kind, solver and band", columns: BatchReport.columns, rows: report.rows),
             HTMLReport.Table(caption: "Throughput", columns: BatchReport.throughputColumns, rows: report.throughputRows),
@@ -37,7 +41,7 @@ enum HTMLReportBuilder {
         if !problems.isEmpty {
             tables.append(HTMLReport.Table(
                 caption: "Jobs that did not run (the first \(StreamedReport.problemLimit))", columns: ["source", "solver", "status", "error"],
-                rows: problems.map { [$0.source, $0.solver, $0.status, $0.error ?? ""].map(\.printable) }))
+                rows: problems.map { [$0.source, $0.solver, $0.status.rawValue, $0.error ?? ""].map(\.printable) }))
         }
         let machines = try store.machines(batch: batch)
         if !machines.isEmpty {

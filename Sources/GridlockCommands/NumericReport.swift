@@ -107,7 +107,7 @@ enum NumericReport {
     ]
 
     static func tables(
-        _ report: BatchReport, scores: [SolverScores.Row]?, ratios: [SolverScores.RatioRow]?, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredResult]
+        _ report: BatchReport, scores: [SolverScores.Row]?, ratios: [SolverScores.RatioRow]?, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredRow]
     ) -> NumericTables {
         NumericTables(tables: [
             (Table.groups.rawValue, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
@@ -124,7 +124,7 @@ enum NumericReport {
             }),
             (Table.machines.rawValue, MachineTable.fields, machines.map { MachineTable.values($0.batch, $0.machine) }),
             (Table.problems.rawValue, ["batch", "job", "source", "solver", "status", "error"], problems.map {
-                [.text($0.batch), .integer($0.job), .text($0.source), .text($0.solver), .text($0.status), .text($0.error)]
+                [.text($0.batch), .integer($0.job), .text($0.source), .text($0.solver), .text($0.status.rawValue), .text($0.error)]
             }),
         ])
     }

@@ -129,10 +129,15 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.open()
-        if format == .csv { print(ExportedRow.csvHeader) }
-        try store.forEachExportedRow(batch: database.batch) { row in
+        if format == .csv { print(StoredRow.csvHeader) }
+        var undecodable: [UndecodableRow] = []
+        try store.forEachRow(batch: database.batch, reading: .everything, undecodable: { undecodable.append($0) }) { row in
             print(format == .csv ? row.csvRecord : JSONLine.encode(row))
         }
+        // Named on standard error, and the exit says the export is not whole.
+        guard !undecodable.isEmpty else { return }
+        for row in undecodable.prefix(10) { StandardError.write("export: left out \(row)\n") }
+        throw CommandFailure("\(undecodable.count) stored rows could not be read and are not in the export (another program changed the database?)")
     }
 }
 
@@ -146,7 +151,7 @@ enum ReportPrinter {
         var report = BatchReport()
         report.scores = try scores(store, batch: batch, basis: basis)
         var skipped: [UndecodableRow] = []
-        try store.forEachSummary(batch: batch, undecodable: { skipped.append($0) }) { report.add($0) }
+        try store.forEachRow(batch: batch, reading: .tables, undecodable: { skipped.append($0) }) { report.add($0) }
         undecodable += skipped
         return try render(
             report, store: store, batch: batch, problems: try store.problems(batch: batch, limit: StreamedReport.problemLimit), format: format,
@@ -169,7 +174,7 @@ enum ReportPrinter {
     }
 
     private static func render(
-        _ report: BatchReport, store: ResultStore, batch: String?, problems: [StoredResult], format: ReportFormat, table: NumericReport.Table
+        _ report: BatchReport, store: ResultStore, batch: String?, problems: [StoredRow], format: ReportFormat, table: NumericReport.Table
     ) throws -> String {
         let environment = try store.batches().filter { batch == nil || $0.id == batch }
         let machines = try store.machines(batch: batch)
@@ -192,7 +197,7 @@ enum ReportPrinter {
             parts.append(render(BatchReport.throughputColumns, report.throughputRows))
             if !machines.isEmpty { parts.append(render(MachineTable.columns, machines.map { MachineTable.row($0.batch, $0.machine) })) }
             if !problems.isEmpty {
-                parts.append("Jobs that did not run (the first 50):\n" + problems.map { "  \($0.source) [\($0.solver)] \($0.status): \($0.error ?? "")".printable }.joined(separator: "\n"))
+                parts.append("Jobs that did not run (the first 50):\n" + problems.map { "  \($0.source) [\($0.solver)] \($0.status.rawValue): \($0.error ?? "")".printable }.joined(separator: "\n"))
             }
             return parts.joined(separator: "\n\n")
         case .csv:

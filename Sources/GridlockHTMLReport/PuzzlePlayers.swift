@@ -1,5 +1,8 @@
-// The boards behind the report's puzzle browser: each listed puzzle solved again and drawn at
-// every step, as `gridlock render --step` draws it, so the page only swaps pictures.
+// The boards behind the report's puzzle browser: each listed job's stored answer replayed on
+// its puzzle and drawn at every step, as `gridlock render --step` draws it, so the page only
+// swaps pictures. The answer shown is the one the batch stored, checked by the validator
+// `gridlock check` uses: solving the puzzle again showed another solver's answer, and cost up
+// to two seconds a puzzle.
 
 import Foundation
 import GridlockCluster
@@ -8,8 +11,8 @@ import GridlockDrawing
 
 public struct PuzzlePlayer: Sendable, Encodable {
     public var title: String
-    /// The puzzle, its kind and the solver it was replayed with: what `gridlock render
-    /// --kind KIND --solver SOLVER --step N` takes to draw the same boards.
+    /// The puzzle, its kind and the solver that answered it: with `gridlock render --kind KIND
+    /// --solver SOLVER --step N`, the same boards where the solver's answer is the stored one.
     public var puzzle = ""
     public var kind = ""
     public var solver = ""
@@ -29,39 +32,43 @@ public enum PuzzlePlayers {
     /// The most steps a player holds (a Sudoku has at most 256 cells to fill).
     static let maximumSteps = 300
 
-    /// The solver a listed row is replayed with: its own, except the pattern-database search,
-    /// whose tables take half a minute to build (plain IDA* finds an optimal solution too).
-    static func replaySolver(for row: ReportRow, puzzle: ParsedPuzzle) -> String {
-        let own = row.solver == "idastar-pdb" ? "idastar" : row.solver
-        if puzzle.hasSolver(own) { return own }
-        let fallback = puzzle.kind.defaultSolver
-        return fallback == "idastar-pdb" ? "idastar" : fallback
-    }
-
-    /// The longest puzzle text replayed: any real board is far shorter.
+    /// The longest puzzle text drawn: any real board is far shorter.
     static let maximumPuzzleBytes = 8_192
 
-    /// The players of `rows`, each solving within `secondsEach`, until `budget` seconds are
-    /// spent; the rest show a note.
-    public static func players(for rows: [ReportRow], secondsEach: Double = 2, budget: Double = 30) -> [PuzzlePlayer] {
-        let clock = ContinuousClock()
-        let started = clock.now
-        return rows.map { row in
-            guard started.duration(to: clock.now) < .seconds(budget) else {
-                return PuzzlePlayer(title: title(of: row), lines: [], frames: [], moves: [], note: "not replayed: the report's time for replays was spent")
-            }
-            return player(for: row, seconds: secondsEach)
-        }
+    /// The players of `rows`, in order.
+    public static func players(for rows: [StoredRow]) -> [PuzzlePlayer] {
+        rows.map(player(for:))
     }
 
-    static func title(of row: ReportRow) -> String {
+    static func title(of row: StoredRow) -> String {
         let text = "\(row.source) [\(row.solver)] \(row.status.rawValue)\(row.moves.map { ", \($0) moves" } ?? "")".printable
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 
-    /// The player of one row. Only a solved job is solved again (within `seconds`): a failed
-    /// one may be the poison job that crashed its workers, so it shows its start only.
-    public static func player(for row: ReportRow, seconds: Double) -> PuzzlePlayer {
+    /// The stored answer of a solved job, as moves (or a grid) the boards follow; nil with the
+    /// reason when there is none to replay or the validator refuses it.
+    static func storedAnswer(of row: StoredRow, on puzzle: ParsedPuzzle) -> (result: SolveResult?, note: String?) {
+        guard row.status == .solved else { return (nil, "a \(row.status.rawValue) job has no answer to replay: its start is shown") }
+        guard row.solver != PuzzleKind.analysisJob else { return (nil, "an analysis's answer is its report, not moves: the start is shown") }
+        var result = SolveResult(status: .solved, statistics: SearchStatistics())
+        if puzzle.sudoku != nil {
+            result.solvedPosition = row.solution
+        } else {
+            let texts = row.solution.isEmpty ? [] : row.solution.components(separatedBy: ", ")
+            do {
+                result.solution = try AnswerCheck.moves(texts, for: puzzle)
+            } catch {
+                return (nil, "the stored answer cannot be read (\(error.description)): the start is shown")
+            }
+        }
+        if let failure = puzzle.validationFailure(of: result) {
+            return (nil, "the stored answer fails validation (\(failure)): the start is shown")
+        }
+        return (result, nil)
+    }
+
+    /// The player of one row: its stored answer replayed, or its start with the reason.
+    public static func player(for row: StoredRow) -> PuzzlePlayer {
         let title = title(of: row)
         guard row.puzzle.utf8.count <= maximumPuzzleBytes else {
             return PuzzlePlayer(title: title, lines: [], frames: [], moves: [], note: "the puzzle is \(row.puzzle.utf8.count) bytes long: not drawn")
@@ -72,34 +79,15 @@ public enum PuzzlePlayers {
         } catch {
             return PuzzlePlayer(title: title, lines: [], frames: [], moves: [], note: "the puzzle cannot be read: \(error.description)")
         }
-        let solver = replaySolver(for: row, puzzle: puzzle)
-        var notes: [String] = []
-        var result: SolveResult?
-        if row.status == .solved {
-            let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
-            result = puzzle.solve(with: solver, options: SolveOptions.until(deadline))
-        } else {
-            notes.append("a \(row.status.rawValue) job is not solved again: its start is shown")
-        }
+        let (result, replayNote) = storedAnswer(of: row, on: puzzle)
+        var notes = replayNote.map { [$0] } ?? []
         var steps = BoardFrame.steps(of: puzzle, result: result)
-        if let result, result.status != .solved {
-            notes.append("replayed with \(solver): \(result.status.rawValue), so only the start is shown")
-        } else if let result, puzzle.validationFailure(of: result) != nil {
-            notes.append("the replay's solution failed validation, so only the start is shown")
-            steps = Array(steps.prefix(1))
-        } else if let result {
-            if solver != row.solver { notes.append("replayed with \(solver) (an optimal solution like the stored one)") }
-            if let stored = row.moves, let replayed = result.moves, stored != replayed {
-                notes.append("the replay took \(replayed) moves where the stored answer has \(stored)")
-            }
-        }
         if steps.count > maximumSteps {
             notes.append("\(steps.count - 1) steps: the first \(maximumSteps - 1) are shown")
             steps = Array(steps.prefix(maximumSteps))
         }
-        let note = notes.joined(separator: "; ")
         var moves = ["start"]
-        if let result, result.status == .solved {
+        if let result {
             moves += result.solvedPosition == nil ? result.solution.map(\.text) : (1..<max(1, steps.count)).map { "cell \($0)" }
         }
         var lines: [String] = []
@@ -114,10 +102,11 @@ public enum PuzzlePlayers {
                 return lines.count - 1
             }
         }
-        var player = PuzzlePlayer(title: title, lines: lines, frames: frames, moves: Array(moves.prefix(frames.count)), note: note)
+        var player = PuzzlePlayer(
+            title: title, lines: lines, frames: frames, moves: Array(moves.prefix(frames.count)), note: notes.joined(separator: "; "))
         player.puzzle = row.puzzle
         player.kind = puzzle.kind.rawValue
-        player.solver = solver
+        player.solver = row.solver
         return player
     }
 }

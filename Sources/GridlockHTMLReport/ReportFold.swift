@@ -41,12 +41,12 @@ public struct ReportFold {
     private var sample: [ScatterPlot.Point] = []
     private var sampled = 0
     private var random = SplitMix64(seed: 20_261_125)
-    private(set) var slowest: [ReportRow] = []
-    private(set) var hardest: [ReportRow] = []
-    private(set) var failed: [ReportRow] = []
-    private(set) var wrong: [ReportRow] = []
+    private(set) var slowest: [StoredRow] = []
+    private(set) var hardest: [StoredRow] = []
+    private(set) var failed: [StoredRow] = []
+    private(set) var wrong: [StoredRow] = []
     /// The first solved job of each kind, so that every kind has a board to step through.
-    private(set) var examples: [ReportRow] = []
+    private(set) var examples: [StoredRow] = []
     public private(set) var rows = 0
 
     /// The time the boxes and the slowest list are of.
@@ -59,9 +59,9 @@ public struct ReportFold {
     }
 
     /// A row's time, of the basis.
-    func seconds(_ row: ReportRow) -> Double { basis == .cpu ? row.cpuSeconds : row.seconds }
+    func seconds(_ row: StoredRow) -> Double { basis == .cpu ? row.cpuSeconds : row.seconds }
 
-    public mutating func add(_ row: ReportRow) {
+    public mutating func add(_ row: StoredRow) {
         rows += 1
         if recentBatches?.contains(row.batch) ?? true {
             if runs[row.batch] == nil { batchOrder.append(row.batch) }
@@ -102,7 +102,7 @@ public struct ReportFold {
     }
 
     /// Keeps the `listLength` first rows by `before`, in that order.
-    private static func keepTop(_ list: inout [ReportRow], _ row: ReportRow, by before: (ReportRow, ReportRow) -> Bool) {
+    private static func keepTop(_ list: inout [StoredRow], _ row: StoredRow, by before: (StoredRow, StoredRow) -> Bool) {
         if list.count == listLength, let last = list.last, !before(row, last) { return }
         let index = list.firstIndex { before(row, $0) } ?? list.count
         list.insert(row, at: index)
@@ -205,9 +205,9 @@ public struct ReportFold {
     public struct PuzzleList {
         public let id: String
         public let caption: String
-        public let rows: [ReportRow]
+        public let rows: [StoredRow]
         /// What the list says of each row after its source and solver.
-        public let detail: (ReportRow) -> String
+        public let detail: (StoredRow) -> String
     }
 
     public var puzzleLists: [PuzzleList] {
@@ -223,7 +223,7 @@ public struct ReportFold {
     }
 
     /// Every listed job once, in the order the lists show them: player `n` is `listedRows[n]`'s.
-    public var listedRows: [ReportRow] {
+    public var listedRows: [StoredRow] {
         var seen: Set<String> = []
         return puzzleLists.flatMap(\.rows).filter { seen.insert("\($0.batch)\u{0}\($0.job)").inserted }
     }

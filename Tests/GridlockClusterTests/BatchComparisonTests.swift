@@ -7,13 +7,15 @@ import Testing
 @testable import GridlockCluster
 
 @Suite struct BatchComparisonTests {
-    static func timings(_ count: Int, factor: Double, noise: Double, seed: UInt64, solver: String = "bfs") -> [BatchComparison.Timing] {
+    /// Timed rows: even ones in the band of 15-20 moves, odd ones in the band of 31 or more.
+    static func timings(_ count: Int, factor: Double, noise: Double, seed: UInt64, solver: String = "bfs") -> [StoredRow] {
         var generator = SplitMix64(seed: seed)
         var base = SplitMix64(seed: 99)
         return (0..<count).map { index in
             let seconds = Double.random(in: 1e-4...1e-2, using: &base)
-            return BatchComparison.Timing(
-                kind: .rushhour, solver: solver, puzzle: "p\(index)", band: index % 2 == 0 ? "Beginner 15-20" : "Expert 31+",
+            let moves = index % 2 == 0 ? 17 : 35
+            return StoredRow(
+                kind: .rushhour, puzzle: "p\(index)", solver: solver, status: .solved, moves: moves, expectedMoves: moves,
                 seconds: seconds * factor * Double.random(in: (1 - noise)...(1 + noise), using: &generator))
         }
     }

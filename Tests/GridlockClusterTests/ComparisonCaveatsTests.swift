@@ -21,8 +21,8 @@ import GridlockWire
             method: "m", codePath: codePath)
         var runs = RunSpread()
         for (index, factor) in spread.enumerated() {
-            runs.add(BatchComparison.Timing(kind: .rushhour, solver: "bfs", puzzle: "p\(index)", band: "all", seconds: 1))
-            runs.add(BatchComparison.Timing(kind: .rushhour, solver: "bfs", puzzle: "p\(index)", band: "all", seconds: factor))
+            runs.add(StoredRow(kind: .rushhour, puzzle: "p\(index)", solver: "bfs", status: .solved, seconds: 1))
+            runs.add(StoredRow(kind: .rushhour, puzzle: "p\(index)", solver: "bfs", status: .solved, seconds: factor))
         }
         return ComparisonCaveat.Side(role: role, batch: batch, machines: [machine], spread: runs)
     }
@@ -73,8 +73,8 @@ import GridlockWire
         #expect(Self.reasons(Self.side("baseline"), Self.side("new batch", spread: [1.04, 0.97])).isEmpty)
         var runs = RunSpread()
         #expect(runs.typical == nil)
-        runs.add(BatchComparison.Timing(kind: .rushhour, solver: "bfs", puzzle: "p", band: "all", seconds: 2))
-        runs.add(BatchComparison.Timing(kind: .rushhour, solver: "bfs", puzzle: "p", band: "all", seconds: 1))
+        runs.add(StoredRow(kind: .rushhour, puzzle: "p", solver: "bfs", status: .solved, seconds: 2))
+        runs.add(StoredRow(kind: .rushhour, puzzle: "p", solver: "bfs", status: .solved, seconds: 1))
         #expect(runs.pairs == 1 && abs(runs.typical! - 1) < 1e-12)
     }
 }

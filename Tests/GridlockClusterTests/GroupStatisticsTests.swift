@@ -6,10 +6,10 @@ import Testing
 import GridlockWire
 
 @Suite struct GroupStatisticsTests {
-    static func job(_ seconds: Double, status: JobStatus = .solved, examined: Int = 10, rss: Int = 1_000) -> JobSummary {
+    static func job(_ seconds: Double, status: JobStatus = .solved, examined: Int = 10, rss: Int = 1_000) -> StoredRow {
         let moves: Int? = status == .invalid ? nil : 3
-        return JobSummary(kind: .rushhour, solver: "bfs", status: status, moves: moves, expectedMoves: moves, seconds: seconds, examined: examined,
-                   peakRSSBytes: rss, host: "h", worker: "h:1")
+        return StoredRow(kind: .rushhour, solver: "bfs", status: status, moves: moves, expectedMoves: moves, worker: "h:1", host: "h",
+                         seconds: seconds, examined: examined, peakRSSBytes: rss)
     }
 
     @Test("n, min, mean with its 95% interval, median, max and standard deviation; invalid jobs counted but left out of every mean")
@@ -41,11 +41,11 @@ import GridlockWire
 
     @Test("memory: the solver's own peak and the RSS above the worker's idle set in the table, the whole RSS in the exports only")
     func memoryColumns() throws {
-        func job(_ solver: String, memory: Int, peak: Int, idle: Int) -> JobSummary {
+        func job(_ solver: String, memory: Int, peak: Int, idle: Int) -> StoredRow {
             var job = Self.job(0.001, rss: peak)
             job.solver = solver
             job.memoryBytes = memory
-            job.idleRSSBytes = idle
+            job.workerIdleRSSBytes = idle
             return job
         }
         var report = BatchReport()

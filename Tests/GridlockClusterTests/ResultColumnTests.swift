@@ -44,7 +44,7 @@ import GridlockWire
         result.peakRSSBytes = 4_096
         #expect(try store.store([result]).inserted == 1)
         var exported: [[String: Any]] = []
-        try store.forEachExportedRow(batch: "b") { row in
+        try store.forEachRow(batch: "b", reading: .everything, undecodable: { Issue.record("row does not decode: \($0)") }) { row in
             let data = Data(JSONLine.encode(row).utf8)
             exported.append(try JSONSerialization.jsonObject(with: data) as! [String: Any])
         }
@@ -148,7 +148,7 @@ import GridlockWire
         ])
         var summaries = 0
         var undecodable: [UndecodableRow] = []
-        try store.forEachSummary(batch: nil, undecodable: { undecodable.append($0) }) { _ in summaries += 1 }
+        try store.forEachRow(batch: nil, reading: .tables, undecodable: { undecodable.append($0) }) { _ in summaries += 1 }
         #expect(summaries == 0)
         #expect(undecodable.map(\.description) == [
             "batch b job 0: examined holds -5, not a count",

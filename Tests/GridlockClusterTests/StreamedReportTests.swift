@@ -33,9 +33,9 @@ import GridlockWire
     func hostileNumbersFold() {
         var report = BatchReport()
         for seconds in [Double.nan, .infinity, -.infinity, 1e300, -1, 0.5] {
-            report.add(JobSummary(
-                kind: .rushhour, solver: "bfs", status: .solved, moves: 3, expectedMoves: 3, seconds: seconds, examined: .max,
-                peakRSSBytes: .max, host: "h", worker: "h:1"))
+            report.add(StoredRow(
+                kind: .rushhour, solver: "bfs", status: .solved, moves: 3, expectedMoves: 3, worker: "h:1", host: "h", seconds: seconds,
+                examined: .max, peakRSSBytes: .max))
         }
         let all = report.rows.first { $0[2] == "all" }
         #expect(all?[3] == "6")
@@ -49,9 +49,9 @@ import GridlockWire
     func hugeRatiosPrint() {
         var report = BatchReport()
         for (solver, seconds) in [("bfs", 1e-20), ("bidirectional", 1.0)] {
-            report.add(JobSummary(
-                kind: .rushhour, solver: solver, status: .solved, moves: 3, expectedMoves: 3, seconds: seconds, examined: 1,
-                peakRSSBytes: 1, host: "h-\(solver)", worker: "w:1"))
+            report.add(StoredRow(
+                kind: .rushhour, solver: solver, status: .solved, moves: 3, expectedMoves: 3, worker: "w:1", host: "h-\(solver)",
+                seconds: seconds, examined: 1, peakRSSBytes: 1))
         }
         let row = report.rows.first { $0[1] == "bidirectional" && $0[2] == "all" }
         let ratio = row?[BatchReport.columns.firstIndex(of: "wall vs first")!]
@@ -81,7 +81,7 @@ import GridlockWire
         streamed.add(other, stored: try store.store(other))
 
         var readBack = BatchReport()
-        try store.forEachSummary(batch: "b", undecodable: { Issue.record("row does not decode: \($0)") }) { readBack.add($0) }
+        try store.forEachRow(batch: "b", reading: .tables, undecodable: { Issue.record("row does not decode: \($0)") }) { readBack.add($0) }
         let folded = try #require(streamed.finished(jobs: 120, storedBefore: 0, changed: 0))
         #expect(folded.rows == readBack.rows)
         #expect(folded.throughputRows == readBack.throughputRows)

@@ -14,11 +14,11 @@ struct HTMLReportTests {
     static func marks(_ svg: String) -> Int { svg.components(separatedBy: "<g class=\"mark\">").count - 1 }
 
     static func row(_ job: Int, solver: String = "bfs", seconds: Double = 0.001, moves: Int? = 17, expected: Int? = 17,
-                    status: JobStatus = .solved, source: String? = nil, batch: String = "b") -> ReportRow {
-        ReportRow(batch: batch, job: job, kind: .rushhour, puzzle: "17 BCoDEEBCoDooBCoAAFooooGFooooGHIIJJGH 5911", solver: solver,
+                    status: JobStatus = .solved, source: String? = nil, batch: String = "b") -> StoredRow {
+        StoredRow(batch: batch, job: job, kind: .rushhour, puzzle: "17 BCoDEEBCoDooBCoAAFooooGFooooGHIIJJGH 5911", solver: solver,
                   source: source ?? "f.txt:\(job)", status: status, moves: moves, expectedMoves: expected, worker: "w\(job % 2)",
-                  seconds: seconds, examined: 10, statesStored: 100 + job, memoryBytes: 1_000 + job, storedAt: 1_000 + Double(job),
-                  cpuSeconds: seconds / 2)
+                  seconds: seconds, cpuSeconds: seconds / 2, examined: 10, statesStored: 100 + job, memoryBytes: 1_000 + job,
+                  storedAt: 1_000 + Double(job))
     }
 
     @Test("each chart draws one mark per datum and says so")

@@ -85,8 +85,30 @@ public enum AnswerCheck {
     /// The moves that `texts` say, for a puzzle whose answer is moves.
     public static func moves(_ texts: [String], for puzzle: ParsedPuzzle) throws(UnreadableMove) -> [SolutionMove] {
         if let rushHour = puzzle.rushHour { return try rushHourMoves(texts, for: rushHour) }
-        // Tile and tilt validators read the text alone ("12 left", "north").
+        if let tiles = puzzle.tiles { return tileMoves(texts, for: tiles) }
+        // The tilt validator reads the text alone ("north").
         return texts.map { SolutionMove(piece: String($0.split(separator: " ").first ?? ""), from: nil, to: nil, text: $0) }
+    }
+
+    /// "TILE DIRECTION", each with the cells the tile leaves and enters while it slides into
+    /// the blank, so that a stored answer can be drawn (TilePuzzle.boards). The validator reads
+    /// the texts alone: from the first move that names no tile beside the blank, no cells.
+    static func tileMoves(_ texts: [String], for puzzle: TilePuzzle) -> [SolutionMove] {
+        var tiles = puzzle.tiles
+        var following = true
+        return texts.map { text in
+            let piece = String(text.split(separator: " ").first ?? "")
+            guard following, let tile = UInt8(piece), tile != 0, let at = tiles.firstIndex(of: tile), let blank = tiles.firstIndex(of: 0),
+                  abs(at / puzzle.width - blank / puzzle.width) + abs(at % puzzle.width - blank % puzzle.width) == 1
+            else {
+                following = false
+                return SolutionMove(piece: piece, from: nil, to: nil, text: text)
+            }
+            tiles.swapAt(at, blank)
+            return SolutionMove(
+                piece: piece, from: BoardCell(row: at / puzzle.width, column: at % puzzle.width),
+                to: BoardCell(row: blank / puzzle.width, column: blank % puzzle.width), text: text)
+        }
     }
 
     /// "NAME DIRECTION COUNT", each block's anchor followed from move to move.
