@@ -30,11 +30,11 @@ public struct ComparisonCaveat: Sendable, Hashable {
     /// One batch as the caveats read it: its record, its machines, and its run-to-run spread.
     public struct Side: Sendable {
         public var role: String
-        public var batch: BatchEnvironment
+        public var batch: BatchRecord
         public var machines: [MachineRecord]
         public var spread: RunSpread
 
-        public init(role: String, batch: BatchEnvironment, machines: [MachineRecord], spread: RunSpread) {
+        public init(role: String, batch: BatchRecord, machines: [MachineRecord], spread: RunSpread) {
             self.role = role
             self.batch = batch
             self.machines = machines

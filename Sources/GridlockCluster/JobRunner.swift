@@ -35,6 +35,7 @@ public enum JobRunner {
             let usage = ThreadUsage.read()
             result.cpuSeconds = cpuClock.finish(wall: result.seconds, usage: usage)
             result.peakRSSBytes = meter.highWaterMarkBytes(after: usage)
+            result.workerIdleRSSBytes = meter.idleBytes
         }
         let puzzle: ParsedPuzzle
         do {
@@ -68,7 +69,13 @@ public enum JobRunner {
             result.judge(expectedCluster: puzzle.expectedCluster)
             return result
         }
-        let solved = puzzle.solve(with: job.solver, options: options)!
+        // `runs` above checked the name against the job's kind, which the puzzle was read as: a
+        // name the kind lacks is that check's, never a trap here.
+        guard let solved = puzzle.solve(with: job.solver, options: options) else {
+            cpuClock.forget()
+            result.error = "no \(kind.rawValue) solver is named '\(job.solver)'"
+            return result
+        }
         FaultInjection.slowDown(job.solver, startedAt: start, clock: clock)
         measure()
         result.status = JobStatus(solved.status)

@@ -91,8 +91,22 @@ public final class PeakMemoryMeter: @unchecked Sendable {
     }
 
     /// The high-water mark since the last reset, in bytes (0 where /proc is missing), from the
-    /// thread's usage read after the job.
+    /// thread's usage read after the job; `idleBytes` is lowered to it if it is below.
     func highWaterMarkBytes(after rusage: ThreadUsage = .read()) -> Int {
+        let peak = markSinceReset(after: rusage)
+        settleIdle(peak: peak)
+        return peak
+    }
+
+    /// The worker's own resident set is at most what any job's peak held. It can shrink after
+    /// the idle reading (heap the socket thread freed and returned, pages the kernel took
+    /// back), and then a peak below it said that a job held less than nothing: the CI's loaded
+    /// runs stored such rows.
+    func settleIdle(peak: Int) {
+        if peak > 0, peak < idleBytes { idleBytes = peak }
+    }
+
+    private func markSinceReset(after rusage: ThreadUsage) -> Int {
         readings += 1
         if let peak = Self.faultFreePeak(
             faults: rusage.faults, faultsAtReset: faultsAtReset, residentAtReset: residentAtReset, faultsTellGrowth: faultsTellGrowth

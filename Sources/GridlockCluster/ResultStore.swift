@@ -190,16 +190,16 @@ public final class ResultStore: Sendable {
     }
 
     /// Records a batch's environment (once; a resumed batch keeps the first record).
-    public func record(_ batch: BatchEnvironment) throws {
+    public func record(_ batch: BatchRecord) throws {
         try queue.write { db in
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO batches (id, started, host, cores, configuration, revision, solvers, jobs,
                         time_limit_seconds, wall_limit_seconds, memory_limit_bytes, recipe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [batch.id, batch.started, batch.host, batch.cores, batch.configuration,
-                            batch.revision, batch.solvers, batch.jobs, batch.timeLimitSeconds, batch.wallLimitSeconds, batch.memoryLimitBytes,
-                            batch.recipe.map(BatchEnvironment.json)])
+                arguments: [batch.batch, batch.started, batch.host, batch.cores, batch.configuration,
+                            batch.revision, batch.solvers, batch.jobs, batch.limits.cpuSeconds, batch.wallLimitSeconds, batch.limits.memoryBytes,
+                            batch.recipe.map(BatchRecord.json)])
         }
     }
 
@@ -208,9 +208,9 @@ public final class ResultStore: Sendable {
     public func recordLoadAtEnd(batch: String, _ load: Double) throws {
         try queue.write { db in
             let text = try String.fetchOne(db, sql: "SELECT recipe FROM batches WHERE id = ?", arguments: [batch])
-            guard var recipe = text.flatMap(BatchEnvironment.recipe(json:)) else { return }
+            guard var recipe = text.flatMap(BatchRecord.recipe(json:)) else { return }
             recipe.loadAtEnd = load
-            try db.execute(sql: "UPDATE batches SET recipe = ? WHERE id = ?", arguments: [BatchEnvironment.json(recipe), batch])
+            try db.execute(sql: "UPDATE batches SET recipe = ? WHERE id = ?", arguments: [BatchRecord.json(recipe), batch])
         }
     }
 
@@ -219,12 +219,12 @@ public final class ResultStore: Sendable {
     public func recordQuarantined(batch: String, _ workers: [String]) throws {
         try queue.write { db in
             let text = try String.fetchOne(db, sql: "SELECT recipe FROM batches WHERE id = ?", arguments: [batch])
-            guard var recipe = text.flatMap(BatchEnvironment.recipe(json:)) else { return }
+            guard var recipe = text.flatMap(BatchRecord.recipe(json:)) else { return }
             let known = recipe.quarantined ?? []
             let added = workers.filter { !known.contains($0) }
             guard !added.isEmpty else { return }
             recipe.quarantined = Array((known + added).prefix(BatchRecipe.maximumQuarantined))
-            try db.execute(sql: "UPDATE batches SET recipe = ? WHERE id = ?", arguments: [BatchEnvironment.json(recipe), batch])
+            try db.execute(sql: "UPDATE batches SET recipe = ? WHERE id = ?", arguments: [BatchRecord.json(recipe), batch])
         }
     }
 
@@ -237,7 +237,7 @@ public final class ResultStore: Sendable {
                 ?? String.fetchAll(db, sql: "SELECT DISTINCT solver FROM results WHERE batch = ? ORDER BY solver", arguments: [batch])
             try db.execute(
                 sql: "UPDATE batches SET jobs = ?, solvers = ? WHERE id = ?",
-                arguments: [jobs, solvers.map { "\($0)@\(BatchEnvironment.solverVersion)" }.joined(separator: ","), batch])
+                arguments: [jobs, solvers.map { "\($0)@\(BatchRecord.solverVersion)" }.joined(separator: ","), batch])
         }
     }
 
@@ -373,26 +373,25 @@ public final class ResultStore: Sendable {
         }
     }
 
-    public func batches() throws -> [BatchEnvironment] {
+    public func batches() throws -> [BatchRecord] {
         try queue.read { db in
             // `decode` throws, naming the column, where another program stored what a field
             // cannot hold; the subscript would trap.
             try Row.fetchAll(db, sql: "SELECT * FROM batches ORDER BY started").map { row in
-                var batch = BatchEnvironment(
-                    id: try row.decode(forColumn: "id"), started: try row.decode(forColumn: "started"), host: try row.decode(forColumn: "host"),
-                    cores: try row.decode(forColumn: "cores"), configuration: try row.decode(forColumn: "configuration"),
-                    revision: try row.decode(forColumn: "revision"), solvers: try row.decode(forColumn: "solvers"),
-                    jobs: try row.decode(forColumn: "jobs"))
                 // Limits another program stored as text, or no number, are no limits.
                 func positive(_ column: String) -> Double? {
                     (try? row.decode(Double?.self, forColumn: column)).flatMap { $0 }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
                 }
-                batch.timeLimitSeconds = positive("time_limit_seconds")
-                batch.wallLimitSeconds = positive("wall_limit_seconds")
-                batch.memoryLimitBytes = positive("memory_limit_bytes").flatMap { $0 < 9e18 ? Int($0) : nil }
-                // A recipe that does not decode (another program's text) is no recipe.
-                batch.recipe = (try? row.decode(String?.self, forColumn: "recipe")).flatMap { $0 }.flatMap(BatchEnvironment.recipe(json:))
-                return batch
+                return BatchRecord(
+                    batch: try row.decode(forColumn: "id"), started: try row.decode(forColumn: "started"), host: try row.decode(forColumn: "host"),
+                    cores: try row.decode(forColumn: "cores"), configuration: try row.decode(forColumn: "configuration"),
+                    revision: try row.decode(forColumn: "revision"), solvers: try row.decode(forColumn: "solvers"),
+                    jobs: try row.decode(forColumn: "jobs"),
+                    limits: JobLimits(
+                        cpuSeconds: positive("time_limit_seconds"), memoryBytes: positive("memory_limit_bytes").flatMap { $0 < 9e18 ? Int($0) : nil }),
+                    wallLimitSeconds: positive("wall_limit_seconds"),
+                    // A recipe that does not decode (another program's text) is no recipe.
+                    recipe: (try? row.decode(String?.self, forColumn: "recipe")).flatMap { $0 }.flatMap(BatchRecord.recipe(json:)))
             }
         }
     }

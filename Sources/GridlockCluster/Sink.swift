@@ -112,7 +112,7 @@ public enum Sink {
                 case .recordMachine(let batch, let record):
                     try database.record(record, batch: batch)
                 case .recordBatch(let record):
-                    try database.record(BatchEnvironment(record))
+                    try database.record(record)
                     if record.jobs > 0 { try database.recordTotal(batch: record.batch, jobs: record.jobs) }
                     if let load = record.recipe?.loadAtEnd { try database.recordLoadAtEnd(batch: record.batch, load) }
                     if let quarantined = record.recipe?.quarantined { try database.recordQuarantined(batch: record.batch, quarantined) }

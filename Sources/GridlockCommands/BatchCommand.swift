@@ -80,7 +80,7 @@ struct BatchCommand: ParsableCommand {
     /// within one second would otherwise share it, and the second would resume the first.
     static func freshName(in db: String) -> String {
         let taken = Set(FileManager.default.fileExists(atPath: db) ? ((try? ResultStore(path: db, readOnly: true).batchNames()) ?? []) : [])
-        return BatchName.unused("batch-" + BatchEnvironment.timestamp(), taken: taken)
+        return BatchName.unused("batch-" + BatchRecord.timestamp(), taken: taken)
     }
 
     func run() throws {
@@ -111,7 +111,7 @@ struct BatchCommand: ParsableCommand {
             do {
                 store = try ResultStore(path: db)
                 let recipe = jobOptions.recipe(files: files, workers: workers, placement: placement, memoryBudget: memoryBudget, versions: true, security: .sharedKey)
-                try store.record(jobOptions.environment(batch: name, specification: specification, recipe: recipe))
+                try store.record(jobOptions.record(batch: name, specification: specification, recipe: recipe))
             } catch {
                 pool.stop(signal: SIGTERM)
                 throw error
@@ -225,13 +225,13 @@ struct JobOptions: ParsableArguments {
 
     /// The batch as the batches table records it: this process's machine and build, the
     /// solvers and the limits.
-    func environment(batch: String, specification: JobSpecification, recipe: BatchRecipe) -> BatchEnvironment {
-        var environment = BatchEnvironment.current(batch: batch, solvers: solverNames, jobs: 0)
-        environment.recipe = recipe
-        environment.timeLimitSeconds = specification.limits.cpuSeconds
-        environment.wallLimitSeconds = specification.limits.wallSeconds(given: specification.timeoutSeconds)
-        environment.memoryLimitBytes = specification.limits.memoryBytes
-        return environment
+    func record(batch: String, specification: JobSpecification, recipe: BatchRecipe) -> BatchRecord {
+        var record = BatchRecord.current(batch: batch, solvers: solverNames, jobs: 0)
+        record.recipe = recipe
+        record.limits.cpuSeconds = specification.limits.cpuSeconds
+        record.wallLimitSeconds = specification.limits.wallSeconds(given: specification.timeoutSeconds)
+        record.limits.memoryBytes = specification.limits.memoryBytes
+        return record
     }
 
     /// `worker --tables` for each goal idastar-pdb may meet, when it is asked for by name or as

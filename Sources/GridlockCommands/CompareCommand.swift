@@ -176,7 +176,7 @@ struct CompareCommand: ParsableCommand {
         _ baseline: (store: ResultStore, batch: String, spread: RunSpread), _ new: (store: ResultStore, batch: String, spread: RunSpread), threshold: Double
     ) -> [ComparisonCaveat] {
         func side(_ role: String, _ given: (store: ResultStore, batch: String, spread: RunSpread)) -> ComparisonCaveat.Side? {
-            guard let record = (try? given.store.batches())?.first(where: { $0.id == given.batch }) else { return nil }
+            guard let record = (try? given.store.batches())?.first(where: { $0.batch == given.batch }) else { return nil }
             let machines = ((try? given.store.machines(batch: given.batch)) ?? []).map(\.machine)
             return ComparisonCaveat.Side(role: role, batch: record, machines: machines, spread: given.spread)
         }
@@ -186,8 +186,8 @@ struct CompareCommand: ParsableCommand {
 
     /// Different hosts, builds or revisions are compared, but said.
     private func warnOfDifferences(_ baseStore: ResultStore, _ base: String, _ newStore: ResultStore, _ new: String) {
-        guard let before = (try? baseStore.batches())?.first(where: { $0.id == base }),
-              let after = (try? newStore.batches())?.first(where: { $0.id == new })
+        guard let before = (try? baseStore.batches())?.first(where: { $0.batch == base }),
+              let after = (try? newStore.batches())?.first(where: { $0.batch == new })
         else {
             StandardError.write("compare: warning: no record of where \(base) or \(new) ran (a separate sink's database): host, build and revision not checked".printable + "\n")
             return

@@ -22,7 +22,7 @@ struct CompetitionPlots {
     ) throws -> CompetitionPlots {
         let scoring = try ReportPrinter.scores(store, batch: batch, basis: basis)
         // The limit line: the plotted batches' one limit, none where they differ or one has none.
-        let plotted = try store.batches().filter { batch == nil || $0.id == batch }.map(\.id)
+        let plotted = try store.batches().filter { batch == nil || $0.batch == batch }.map(\.batch)
         let limits = Set(plotted.map { scoring.batchLimits[$0] })
         var plots = CompetitionPlots(kind: wantedKind, limit: limits.count == 1 ? limits.first ?? nil : nil)
         // One puzzle's answers at a time: rows come in job order, a record's jobs together.

@@ -146,7 +146,7 @@ struct CoordinatorCommand: ParsableCommand {
         machine.paired = jobOptions.paired
         machine.jobsPerRecord = jobOptions.jobsPerRecord
         machine.servingSolverDigests = specification.servingSolverDigests
-        machine.record = jobOptions.environment(batch: batch, specification: specification, recipe: jobOptions.recipe(files: files, file: file, security: security.wire)).record
+        machine.record = jobOptions.record(batch: batch, specification: specification, recipe: jobOptions.recipe(files: files, file: file, security: security.wire))
         machine.currentLoad = { MachineRecord.currentLoad() }
         var configuration = Coordinator.Configuration(bind: bind, sink: { sinkEndpoint }, machine: machine)
         configuration.log = { log.warning("\($0)") }

@@ -11,9 +11,9 @@ enum HTMLReportBuilder {
     static func page(_ store: ResultStore, path: String, batch: String?, basis: TimeBasis = .cpu, undecodable: inout [UndecodableRow]) throws -> String {
         var report = BatchReport()
         report.scores = try ReportPrinter.scores(store, batch: batch, basis: basis)
-        let environment = try store.batches().filter { batch == nil || $0.id == batch }
+        let environment = try store.batches().filter { batch == nil || $0.batch == batch }
         // The batches started last (ISO 8601 times sort as text) go on the time axes.
-        let recent = Set(environment.sorted { $0.started < $1.started }.suffix(ReportFold.recentBatchCount).map(\.id))
+        let recent = Set(environment.sorted { $0.started < $1.started }.suffix(ReportFold.recentBatchCount).map(\.batch))
         var fold = ReportFold(recentBatches: recent, basis: basis)
         // One pass: the tables and the charts fold the same rows.
         var skipped: [UndecodableRow] = []

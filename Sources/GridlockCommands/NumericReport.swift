@@ -107,7 +107,7 @@ enum NumericReport {
     ]
 
     static func tables(
-        _ report: BatchReport, scores: [SolverScores.Row]?, ratios: [SolverScores.RatioRow]?, batches: [BatchEnvironment], machines: [(batch: String, machine: MachineRecord)], problems: [StoredRow]
+        _ report: BatchReport, scores: [SolverScores.Row]?, ratios: [SolverScores.RatioRow]?, batches: [BatchRecord], machines: [(batch: String, machine: MachineRecord)], problems: [StoredRow]
     ) -> NumericTables {
         NumericTables(tables: [
             (Table.groups.rawValue, GroupStatistics.fields.map(\.name), report.statistics.map { row in GroupStatistics.fields.map { $0.value(row) } }),
@@ -115,8 +115,8 @@ enum NumericReport {
             (Table.ratios.rawValue, Self.ratioFields.map(\.0), (ratios ?? []).map { row in Self.ratioFields.map { $0.1(row) } }),
             (Table.throughput.rawValue, ThroughputRow.fields.map(\.name), report.throughput.map { row in ThroughputRow.fields.map { $0.value(row) } }),
             (Table.batches.rawValue, Self.batchFields, batches.map {
-                [.text($0.id), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),
-                 .text($0.solvers), .integer($0.jobs), .real($0.timeLimitSeconds), .real($0.wallLimitSeconds), .integer($0.memoryLimitBytes),
+                [.text($0.batch), .text($0.started), .text($0.host), .integer($0.cores), .text($0.configuration), .text($0.revision),
+                 .text($0.solvers), .integer($0.jobs), .real($0.limits.cpuSeconds), .real($0.wallLimitSeconds), .integer($0.limits.memoryBytes),
                  .text($0.recipe.map(RecipeText.commandLine)), .integer($0.recipe?.workers), .text($0.recipe?.pinning),
                  .text($0.recipe.map { $0.paired ? "yes" : "no" }), .integer($0.recipe?.repeats), .real($0.recipe?.loadAtStart),
                  .real($0.recipe?.loadAtEnd), .text($0.recipe.map(RecipeText.outsideSolvers)), .text($0.recipe?.security?.rawValue),

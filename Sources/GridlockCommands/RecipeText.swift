@@ -9,15 +9,15 @@ import GridlockWire
 
 enum RecipeText {
     /// A batch as every report describes it: where and how it ran, its limits, then its recipe.
-    static func batchLines(_ batch: BatchEnvironment) -> [String] {
-        let head = "batch \(batch.id): \(batch.jobs) jobs, started \(batch.started) on \(batch.host) (\(batch.cores) cores), "
+    static func batchLines(_ batch: BatchRecord) -> [String] {
+        let head = "batch \(batch.batch): \(batch.jobs) jobs, started \(batch.started) on \(batch.host) (\(batch.cores) cores), "
             + "\(batch.configuration) build, revision \(batch.revision), solvers \(batch.solvers), limits \(batch.limitsText ?? "none")"
         return [head.printable] + lines(batch)
     }
 
     /// The lines under a batch's line; one saying there is no recipe for a batch recorded
     /// before them.
-    static func lines(_ batch: BatchEnvironment) -> [String] {
+    static func lines(_ batch: BatchRecord) -> [String] {
         guard let recipe = batch.recipe else { return ["  (recorded before batches kept their recipe: `gridlock rerun` cannot repeat it)"] }
         var lines = ["  command: " + commandLine(recipe)]
         lines.append("  measured: " + measurement(recipe, cores: batch.cores))

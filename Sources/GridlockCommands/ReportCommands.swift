@@ -176,7 +176,7 @@ enum ReportPrinter {
     private static func render(
         _ report: BatchReport, store: ResultStore, batch: String?, problems: [StoredRow], format: ReportFormat, table: NumericReport.Table
     ) throws -> String {
-        let environment = try store.batches().filter { batch == nil || $0.id == batch }
+        let environment = try store.batches().filter { batch == nil || $0.batch == batch }
         let machines = try store.machines(batch: batch)
         if let warning = MachineTable.mixedModels(machines.map(\.machine)) { StandardError.write("report: warning: \(warning)\n") }
         if report.scores.untimedAnswers > 0 {
@@ -214,9 +214,9 @@ enum ReportPrinter {
     /// The scores of rows read in job order, of `basis`, each batch under its own limit.
     static func scores(_ store: ResultStore, batch: String?, basis: TimeBasis) throws -> SolverScores {
         var scores = SolverScores(basis: basis)
-        for recorded in try store.batches() where batch == nil || recorded.id == batch {
-            if let limit = basis.limit(cpuSeconds: recorded.timeLimitSeconds, wallSeconds: recorded.wallLimitSeconds) {
-                scores.batchLimits[recorded.id] = limit
+        for recorded in try store.batches() where batch == nil || recorded.batch == batch {
+            if let limit = basis.limit(cpuSeconds: recorded.limits.cpuSeconds, wallSeconds: recorded.wallLimitSeconds) {
+                scores.batchLimits[recorded.batch] = limit
             }
         }
         return scores

@@ -60,8 +60,8 @@ struct RerunCommand: ParsableCommand {
         let store = try CompareCommand.open(database)
         let recorded = try store.batches()
         let name = try batch ?? Self.onlyBatch(recorded, in: database)
-        guard let environment = recorded.first(where: { $0.id == name }) else {
-            throw CommandFailure("no batch named \(name) in \(database) (its batches: \(recorded.prefix(10).map(\.id).joined(separator: ", ")))".printable)
+        guard let environment = recorded.first(where: { $0.batch == name }) else {
+            throw CommandFailure("no batch named \(name) in \(database) (its batches: \(recorded.prefix(10).map(\.batch).joined(separator: ", ")))".printable)
         }
         let recipe = try Self.replayable(environment)
         let target = db ?? database
@@ -94,31 +94,31 @@ struct RerunCommand: ParsableCommand {
     }
 
     /// The recipe, if the batch can be run from it alone; else why not.
-    static func replayable(_ batch: BatchEnvironment) throws -> BatchRecipe {
+    static func replayable(_ batch: BatchRecord) throws -> BatchRecipe {
         guard let recipe = batch.recipe else {
             throw CommandFailure("""
-                batch \(batch.id) was recorded before batches kept what it takes to run them again: its record says only solvers \
+                batch \(batch.batch) was recorded before batches kept what it takes to run them again: its record says only solvers \
                 \(batch.solvers), limits \(batch.limitsText ?? "none"); run `gridlock batch` with those yourself
                 """.printable)
         }
         guard !recipe.files.isEmpty else {
-            throw CommandFailure("batch \(batch.id) read more files than its record holds: run `gridlock batch \(recipe.options.map(RecipeText.shellQuoted).joined(separator: " ")) FILES...` yourself".printable)
+            throw CommandFailure("batch \(batch.batch) read more files than its record holds: run `gridlock batch \(recipe.options.map(RecipeText.shellQuoted).joined(separator: " ")) FILES...` yourself".printable)
         }
         if recipe.files.contains("-") {
-            throw CommandFailure("batch \(batch.id) read its puzzles from standard input, which no record keeps: pipe the same puzzles to `\(RecipeText.commandLine(recipe))`".printable)
+            throw CommandFailure("batch \(batch.batch) read its puzzles from standard input, which no record keeps: pipe the same puzzles to `\(RecipeText.commandLine(recipe))`".printable)
         }
         let missing = recipe.files.filter { !FileManager.default.fileExists(atPath: $0) }
         guard missing.isEmpty else {
-            throw CommandFailure("batch \(batch.id)'s input is gone: \(missing.prefix(5).joined(separator: ", "))\(missing.count > 5 ? " and \(missing.count - 5) more" : "")".printable)
+            throw CommandFailure("batch \(batch.batch)'s input is gone: \(missing.prefix(5).joined(separator: ", "))\(missing.count > 5 ? " and \(missing.count - 5) more" : "")".printable)
         }
         return recipe
     }
 
-    static func onlyBatch(_ batches: [BatchEnvironment], in path: String) throws -> String {
+    static func onlyBatch(_ batches: [BatchRecord], in path: String) throws -> String {
         guard batches.count == 1 else {
-            throw CommandFailure("\(path) holds \(batches.count) recorded batches (\(batches.prefix(10).map(\.id).joined(separator: ", "))): name one with --batch".printable)
+            throw CommandFailure("\(path) holds \(batches.count) recorded batches (\(batches.prefix(10).map(\.batch).joined(separator: ", "))): name one with --batch".printable)
         }
-        return batches[0].id
+        return batches[0].batch
     }
 
     /// NAME-rerun, else NAME-rerun-2, -3, ...: a name no batch of the target has, at most a

@@ -62,9 +62,9 @@ enum DatabaseTarget {
         let store = try ResultStore(path: path)
         let worker = WorkerIdentity(host: "fuzz", pid: 7)
         for batch in ["a", "b"] {
-            try store.record(BatchEnvironment(
-                id: batch, started: "2026-01-01T00:00:00Z", host: "fuzz", cores: 2, configuration: "release", revision: "r",
-                solvers: "", jobs: 0))
+            try store.record(BatchRecord(
+                batch: batch, started: "2026-01-01T00:00:00Z", host: "fuzz", cores: 2, configuration: "release", revision: "r",
+                solvers: "", jobs: 0, limits: JobLimits(), wallLimitSeconds: nil))
             let statuses: [JobStatus] = [.solved, .unsolvable, .cutoff, .failed, .invalid, .solved]
             let results = statuses.enumerated().map { index, status in
                 let job = Job(

@@ -2,6 +2,7 @@
 
 import Foundation
 import GridlockCluster
+import GridlockWire
 import Testing
 
 @Suite("gridlock batch and the cluster roles", .serialized)
@@ -64,8 +65,8 @@ struct BatchCommandTests {
         let now = Date()
         let store = try ResultStore(path: db)
         for offset in 0..<60 {
-            let name = "batch-" + BatchEnvironment.timestamp(now.addingTimeInterval(Double(offset)))
-            try store.record(BatchEnvironment.current(batch: name, solvers: ["bfs"], jobs: 0))
+            let name = "batch-" + BatchRecord.timestamp(now.addingTimeInterval(Double(offset)))
+            try store.record(BatchRecord.current(batch: name, solvers: ["bfs"], jobs: 0))
         }
         let output = try GridlockBinary.run(["batch", "-", "--workers", "1", "--db", db], stdin: puzzle + "\n")
         #expect(output.status == 0, "the batch named by default: \(output.stderr)")

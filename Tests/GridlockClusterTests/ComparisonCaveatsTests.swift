@@ -11,8 +11,9 @@ import GridlockWire
         _ role: String, cores: Int = 2, load: (Double, Double?) = (0.3, 1.5), codePath: String = "portable", cpuLimit: Double? = 1,
         command: String = "./ext", version: String? = "ext 1", spread: [Double] = []
     ) -> ComparisonCaveat.Side {
-        var batch = BatchEnvironment(id: role, started: "", host: "h", cores: cores, configuration: "release", revision: "r", solvers: "bfs@1", jobs: 4)
-        batch.timeLimitSeconds = cpuLimit
+        var batch = BatchRecord(
+            batch: role, started: "", host: "h", cores: cores, configuration: "release", revision: "r", solvers: "bfs@1", jobs: 4,
+            limits: JobLimits(cpuSeconds: cpuLimit), wallLimitSeconds: nil)
         batch.recipe = BatchRecipe(
             options: [], files: ["/a"], outsideSolvers: [OutsideSolverRecord(kind: "rushhour", name: "ext", command: command, serving: false, version: version)],
             workers: 2, pinning: nil, paired: false, repeats: 2, loadAtStart: load.0, loadAtEnd: load.1)

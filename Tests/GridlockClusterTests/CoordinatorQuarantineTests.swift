@@ -208,7 +208,7 @@ struct CoordinatorQuarantineTests {
             batch: "b", started: "2026-12-03T00:00:00Z", host: "h", cores: 2, configuration: "debug", revision: "r", solvers: "bfs@1", jobs: 0,
             limits: JobLimits(), wallLimitSeconds: nil,
             recipe: BatchRecipe(options: [], files: [], outsideSolvers: [], workers: 0, pinning: nil, paired: false, repeats: 1, loadAtStart: 0))
-        try store.record(BatchEnvironment(record))
+        try store.record(record)
         try store.recordQuarantined(batch: "b", ["a:1 (x)"])
         try store.recordQuarantined(batch: "b", ["a:1 (x)", "b:2 (y)"])
         #expect(try store.batches().first?.recipe?.quarantined == ["a:1 (x)", "b:2 (y)"])

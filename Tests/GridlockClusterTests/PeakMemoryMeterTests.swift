@@ -48,6 +48,23 @@ import Testing
         #expect(peak <= (try statusHighWaterMark()) + (8 << 20))
     }
 
+    @Test("the worker's own resident set is never above a job's peak: a process that shrank after the idle reading lowers it")
+    func idleNeverAboveAPeak() throws {
+        let meter = PeakMemoryMeter()
+        // 256 MiB held while the idle set is read, then given back before the job.
+        let bytes = 256 << 20
+        let block = try #require(mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        #expect(block != MAP_FAILED)
+        block.initializeMemory(as: UInt8.self, repeating: 1, count: bytes)
+        meter.begin(now: .now)
+        let idle = meter.idleBytes
+        munmap(block, bytes)
+        meter.reset()
+        let peak = meter.highWaterMarkBytes()
+        #expect(peak < idle, "the process did not shrink: \(peak) after \(idle)")
+        #expect(meter.idleBytes <= peak && meter.idleBytes > 0)
+    }
+
     @Test func aSmallJobIsReadFromTheStatusFileWhenAFloorMayHideIt() throws {
         let meter = PeakMemoryMeter()
         meter.reset()

@@ -3,15 +3,17 @@
 
 import Foundation
 import GridlockBuildInfo
+import GridlockWire
 
-extension BatchEnvironment {
-    public static func current(batch: String, solvers: [String], jobs: Int) -> BatchEnvironment {
+extension BatchRecord {
+    /// This process's batch, on this machine and build, with no limits yet.
+    public static func current(batch: String, solvers: [String], jobs: Int) -> BatchRecord {
         // The build's provenance is compiled in (GridlockBuildInfo): no git at run time, which
         // inside an image found none and in another checkout found that one's commit.
-        BatchEnvironment(
-            id: batch, started: timestamp(), host: ProcessInfo.processInfo.hostName,
+        BatchRecord(
+            batch: batch, started: timestamp(), host: ProcessInfo.processInfo.hostName,
             cores: ProcessInfo.processInfo.activeProcessorCount, configuration: BuildInfo.configuration, revision: BuildInfo.shortRevision,
-            solvers: solvers.map { "\($0)@\(solverVersion)" }.joined(separator: ","), jobs: jobs)
+            solvers: solvers.map { "\($0)@\(solverVersion)" }.joined(separator: ","), jobs: jobs, limits: JobLimits(), wallLimitSeconds: nil)
     }
 
     /// The time in UTC as ISO 8601 ("2026-11-24T09:22:40Z"), written without Foundation's

@@ -4,14 +4,15 @@
 import Foundation
 import Testing
 @testable import GridlockCluster
+import GridlockWire
 
-@Suite struct BatchEnvironmentTests {
+@Suite struct BatchRecordTimestampTests {
     @Test("the hand-written UTC timestamp is Foundation's ISO 8601, second for second")
     func timestampMatchesFoundation() {
         let formatter = ISO8601DateFormatter()
         for seconds in [0.0, 951_782_400.5, 1_795_000_000, 4_102_444_799, Date().timeIntervalSince1970] {
             let date = Date(timeIntervalSince1970: seconds)
-            #expect(BatchEnvironment.timestamp(date) == formatter.string(from: date), "\(seconds)")
+            #expect(BatchRecord.timestamp(date) == formatter.string(from: date), "\(seconds)")
         }
     }
 }
