@@ -257,8 +257,14 @@ extension JobResult {
         statesStored = try reader.int()
         memoryBytes = try reader.int()
         peakRSSBytes = try reader.int()
-        seconds = try reader.double()
-        cpuSeconds = try reader.double()
+        // A time no run takes is a hostile worker's: NaN would stop the sink, since SQLite
+        // stores it as NULL, which the column refuses, and the group's transaction with it.
+        let wall = try reader.double(), cpu = try reader.double()
+        for (name, time) in [("time", wall), ("CPU time", cpu)] where !(time.isFinite && time >= 0 && time <= JobResult.longestSeconds) {
+            throw .malformed("\(name) \(time)")
+        }
+        seconds = wall
+        cpuSeconds = cpu
         guard let verdict = AnswerVerdict(wireCode: try reader.byte()) else { throw .malformed("verdict") }
         self.verdict = verdict
         guard let termination = Termination.fromWire(try reader.byte()) else { throw .malformed("termination") }

@@ -208,6 +208,9 @@ public struct JobResult: Sendable, Hashable {
     /// The worker's resident set before its first job: what `peakRSSBytes` holds of the
     /// worker's own, so the tables can show the rest.
     public var workerIdleRSSBytes = 0
+    /// The longest time a result may say a job took, wall or CPU: about 31 years. Past it, or
+    /// below 0, or not a number, the frame is malformed.
+    public static let longestSeconds = 1e9
     /// The job's repetition (`--repeats`).
     public var repetition = 0
     /// Set by the sink when its replay refused an answer the worker did not call wrong

@@ -99,6 +99,22 @@ struct WireMessageTests {
         }
     }
 
+    @Test("a result whose time or CPU time is not a number, below zero or past 31 years is malformed: NaN would stop the sink's database")
+    func resultTimes() {
+        let times: [Double] = [.nan, -.nan, .infinity, -.infinity, -1e-9, JobResult.longestSeconds * 2]
+        for time in times {
+            for cpu in [false, true] {
+                var result = Self.sampleResult
+                if cpu { result.cpuSeconds = time } else { result.seconds = time }
+                #expect(throws: WireError.self, "\(cpu ? "CPU " : "")\(time)") { try WireMessage.decode(WireMessage.results([result]).encoded()) }
+            }
+        }
+        var edge = Self.sampleResult
+        edge.seconds = 0
+        edge.cpuSeconds = JobResult.longestSeconds
+        #expect((try? WireMessage.decode(WireMessage.results([edge]).encoded())) == .results([edge]))
+    }
+
     static let machine = MachineRecord(
         host: "node-7", cpuModel: "AMD EPYC 7B13 64-Core Processor", cores: 64, threads: 128, governor: "performance", turbo: "on",
         kernel: "6.1.0-18-amd64", memoryBytes: 512 << 30, loadAverage: 0.25, method: "built-in: clear_refs + VmHWM; outside: wait4 rusage",
