@@ -7,7 +7,6 @@
 //   1  some record could not be read (invalid input)
 //   0  every job solved or proved unsolvable
 
-import GRDB
 import GridlockWire
 
 public struct BatchTally: Sendable, Hashable {
@@ -44,26 +43,29 @@ public struct BatchTally: Sendable, Hashable {
 }
 
 extension ResultStore {
-    /// The counts of one batch's stored rows. SQL groups the rows by what decides their status
-    /// and verdict, and each group is judged by the one rule (StoredRow.isWrong): a batch of
-    /// millions is a few hundred groups.
+    /// The counts of one batch's stored rows. The store groups the rows by what decides their
+    /// status and verdict (BatchTally.groupsSQL), and each group is judged by the one rule
+    /// (StoredRow.isWrong): a batch of millions is a few hundred groups. A status this build
+    /// does not know counts as failed: never as success.
     public func tally(batch: String) throws -> BatchTally {
-        try queue.read { db in
-            var tally = BatchTally()
-            let reading = StoredRow.Reading.acknowledgement
-            // In the reading's order, which the decoder follows: a group's identity is any of its rows'.
-            let identity: [String: String] = ["batch": "MIN(batch)", "job": "MIN(job)", "fingerprint": "0"]
-            let selected = reading.columns.map { identity[$0.name] ?? $0.name }.joined(separator: ", ")
-            let judged = reading.columns.map(\.name).filter { identity[$0] == nil }.joined(separator: ", ")
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT \(selected), COUNT(*) AS rows FROM results WHERE batch = ? GROUP BY \(judged)", arguments: [batch])
-            for row in rows {
-                let count: Int = try row.decode(forColumn: "rows")
-                // A status this build does not know counts as failed: never as success.
-                let stored = StoredRow.bestEffort(row, reading: reading).row
-                tally.add(status: stored.status, wrong: stored.isWrong, count: count)
-            }
-            return tally
+        var tally = BatchTally()
+        for (row, count) in try backend.tallyGroups(batch: batch) {
+            tally.add(status: row.status, wrong: row.isWrong, count: count)
         }
+        return tally
+    }
+}
+
+extension BatchTally {
+    /// One batch's rows (the batch its one argument) grouped by the columns that decide the
+    /// verdict: each group's cells in `Reading.acknowledgement`'s order, which the decoder
+    /// follows (its identity is any of its rows'), then its count. Legal in both dialects
+    /// but for the placeholder; COUNT is a 64-bit integer in both.
+    package static func groupsSQL(placeholder: String) -> String {
+        let reading = StoredRow.Reading.acknowledgement
+        let identity: [String: String] = ["batch": "MIN(batch)", "job": "MIN(job)", "fingerprint": "0"]
+        let selected = reading.columns.map { identity[$0.name] ?? $0.name }.joined(separator: ", ")
+        let judged = reading.columns.map(\.name).filter { identity[$0] == nil }.joined(separator: ", ")
+        return "SELECT \(selected), COUNT(*) AS rows FROM results WHERE batch = \(placeholder) GROUP BY \(judged)"
     }
 }

@@ -7,16 +7,16 @@
 import GRDB
 import GridlockWire
 
-struct ResultColumn: Sendable {
-    enum Affinity: String, Sendable {
+package struct ResultColumn: Sendable {
+    package enum Affinity: String, Sendable {
         case text = "TEXT"
         case integer = "INTEGER"
         case real = "REAL"
     }
 
-    let name: String
-    let affinity: Affinity
-    let notNull: Bool
+    package let name: String
+    package let affinity: Affinity
+    package let notNull: Bool
     /// The key in `gridlock export`'s JSON lines.
     let exportName: String
     /// Binds what a result puts in the column, straight from its field: returning the value
@@ -49,7 +49,7 @@ extension ResultColumn {
     /// In the table's order, which is the order the insert binds them. Where a field is left at
     /// its default rather than refused (the verdict, the sizes the tables only sum, the CPU
     /// time), the comment on `StoredValue` says why.
-    static let all: [ResultColumn] = [
+    package static let all: [ResultColumn] = [
         ResultColumn("batch", .text, read: { $1.batch = StoredValue.lenientText($0) }, exported: { .text($0.batch) },
                      bind: { result, _, insert in insert.bind(result.batch) }),
         ResultColumn("job", .integer, read: { $1.job = try StoredValue.integer($0, "job") }, exported: { .integer($0.job) },
@@ -122,11 +122,20 @@ extension ResultColumn {
 
     /// A new (batch, job) is inserted; the same job again (same fingerprint) is ignored; a
     /// changed job (another fingerprint) replaces the row.
-    static let insertSQL = """
-        INSERT INTO results (\(all.map(\.name).joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))
-        ON CONFLICT (batch, job) DO UPDATE SET \(all.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", "))
-        WHERE results.fingerprint != excluded.fingerprint
-        """
+    static let insertSQL = upsertSQL(rows: 1, placeholder: { _ in "?" })
+
+    /// The same for `rows` rows in one statement, with the dialect's placeholder for the nth
+    /// value (`?` in SQLite, `$n` in PostgreSQL).
+    package static func upsertSQL(rows: Int, placeholder: (Int) -> String) -> String {
+        let tuples = (0..<rows).map { row in
+            "(" + (1...all.count).map { placeholder(row * all.count + $0) }.joined(separator: ", ") + ")"
+        }
+        return """
+            INSERT INTO results (\(all.map(\.name).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))
+            ON CONFLICT (batch, job) DO UPDATE SET \(all.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", "))
+            WHERE results.fingerprint != excluded.fingerprint
+            """
+    }
 
     /// The columns' binders alone: iterating `all` copied each column, strings and closure,
     /// for every column of every row (a third of the sink's insert).
@@ -135,6 +144,20 @@ extension ResultColumn {
     /// Binds one result's row to the insert.
     static func bind(_ result: JobResult, storedAt: Double, to insert: inout SQLiteInsert) {
         for bind in binders { bind(result, storedAt, &insert) }
+    }
+
+    /// Each result's row as SQLite would store it, value for value in the table's order: the
+    /// binders' own values, read back through a SELECT of them in an in-memory database. A
+    /// store that is not SQLite (PostgreSQL) writes these, so both hold exactly the same row
+    /// and no column says its value twice.
+    package static func storedValues(of results: [JobResult], storedAt: Double) throws -> [[DatabaseValue]] {
+        try DatabaseQueue().inDatabase { db in
+            var select = try SQLiteInsert(db, sql: "SELECT \((1...all.count).map { "?\($0)" }.joined(separator: ", "))")
+            return try results.map { result in
+                bind(result, storedAt: storedAt, to: &select)
+                return try select.select()
+            }
+        }
     }
 
     /// Where an opened database's `results` table differs from this list, in words; nil when

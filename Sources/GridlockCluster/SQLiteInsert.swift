@@ -100,18 +100,31 @@ struct SQLiteInsert: ~Copyable {
     /// Runs the row bound since the last call; returns how many rows it changed (0 when
     /// `INSERT OR IGNORE` ignored it).
     mutating func run() throws -> Int {
-        defer {
-            sqlite3_reset(statement)
-            index = 0
-            // Reset: SQLite holds no pointer into the row's text now.
-            used = 0
-            for buffer in oversized { buffer.deallocate() }
-            oversized.removeAll(keepingCapacity: true)
-        }
+        defer { reset() }
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
         }
         return Int(sqlite3_changes(connection))
+    }
+
+    /// Runs a SELECT of the bound values and returns its one row's values, as SQLite holds
+    /// them: what the row bound since the last call would store (ResultColumn.storedValues).
+    mutating func select() throws -> [DatabaseValue] {
+        defer { reset() }
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_ROW else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+        }
+        return (0..<sqlite3_column_count(statement)).map { DatabaseValue(sqliteStatement: statement, index: $0) }
+    }
+
+    private mutating func reset() {
+        sqlite3_reset(statement)
+        index = 0
+        // Reset: SQLite holds no pointer into the row's text now.
+        used = 0
+        for buffer in oversized { buffer.deallocate() }
+        oversized.removeAll(keepingCapacity: true)
     }
 }

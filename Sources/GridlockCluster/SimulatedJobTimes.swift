@@ -1,7 +1,6 @@
 // How long a simulated worker's jobs take: one fixed time, or times drawn at random (seeded)
 // from a stored batch's rows, so a load test has a real batch's spread of short and long jobs.
 
-import GRDB
 import GridlockCore
 
 public struct SimulatedJobTimes: Sendable {
@@ -34,11 +33,6 @@ extension ResultStore {
     /// The wall times of a stored batch's jobs (all batches' when `batch` is nil), at most
     /// `limit` of them: what `simulate-workers --times-from` draws from.
     public func jobSeconds(batch: String?, limit: Int = 1_000_000) throws -> [Double] {
-        try queue.read { db in
-            if let batch {
-                return try Double.fetchAll(db, sql: "SELECT seconds FROM results WHERE batch = ? LIMIT ?", arguments: [batch, limit])
-            }
-            return try Double.fetchAll(db, sql: "SELECT seconds FROM results LIMIT ?", arguments: [limit])
-        }
+        try backend.jobSeconds(batch: batch, limit: limit)
     }
 }

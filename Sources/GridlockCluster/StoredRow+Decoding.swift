@@ -32,27 +32,55 @@ extension StoredRow {
         /// What `compare` pairs and times.
         public static let timing = Reading(["kind", "solver", "puzzle", "status", "moves", "expected_moves", "examined", "seconds", "cpu_seconds", "worker", "verdict"])
         /// What the sink's acknowledgement says of a stored job, and what a batch's tally counts.
-        static let acknowledgement = Reading(["fingerprint", "status", "moves", "expected_moves", "verdict"])
+        package static let acknowledgement = Reading(["fingerprint", "status", "moves", "expected_moves", "verdict"])
 
         /// "batch, job, kind, ...": the SELECT's column list.
-        var sql: String { columns.map(\.name).joined(separator: ", ") }
+        package var sql: String { columns.map(\.name).joined(separator: ", ") }
     }
 
-    /// Decodes the first `reading.columns.count` values of `row`, which a SELECT of
-    /// `reading.sql` gave; throws the first reason a value cannot be read.
-    init(_ row: Row, reading: Reading) throws {
+    /// Decodes the first `reading.columns.count` cells of a row, which a SELECT of
+    /// `reading.sql` gave (a SQLite row's values, or PostgreSQL's cells as SQLite's); throws
+    /// the first reason a value cannot be read.
+    init(_ cells: some Sequence<DatabaseValue>, reading: Reading) throws {
         self.init()
-        for (column, value) in zip(reading.columns, row.databaseValues) { try column.read(value, &self) }
+        for (column, value) in zip(reading.columns, cells) { try column.read(value, &self) }
+    }
+
+    /// Decodes a row and gives it to `body`, or, when it does not decode, names it to
+    /// `undecodable`: what every backend's `forEachRow` does with each row.
+    package static func deliver(
+        _ cells: some Collection<DatabaseValue>, reading: Reading,
+        undecodable: (UndecodableRow) throws -> Void, _ body: (StoredRow) throws -> Void
+    ) throws {
+        let decoded: StoredRow
+        do {
+            decoded = try StoredRow(cells, reading: reading)
+        } catch {
+            try undecodable(StoredRow.undecodable(cells, reading: reading, error: error))
+            return
+        }
+        try body(decoded)
+    }
+
+    /// What the sink's acknowledgement says of a row read with `Reading.acknowledgement`. A row
+    /// whose status does not decode (another program's) counts as failed, never as a success;
+    /// its identity must decode, or the sink cannot say which job it is.
+    package static func acknowledgement(_ cells: some Sequence<DatabaseValue>) throws -> StoredJob {
+        let (stored, unreadable) = bestEffort(cells, reading: .acknowledgement)
+        if let column = ["job", "fingerprint"].first(where: unreadable.contains) {
+            throw UndecodableRow(batch: stored.batch, job: stored.job, reason: "its \(column) is not a number: the sink cannot say which job it is")
+        }
+        return stored.acknowledgement
     }
 
     /// As much of the row as decodes, for the counts that must take every row (a batch's
     /// tally, the sink's acknowledgements): a field whose value does not decode keeps its
     /// default, and a status this build cannot read counts as failed, never as a success.
     /// Returns the columns that did not decode.
-    static func bestEffort(_ row: Row, reading: Reading) -> (row: StoredRow, unreadable: Set<String>) {
+    package static func bestEffort(_ cells: some Sequence<DatabaseValue>, reading: Reading) -> (row: StoredRow, unreadable: Set<String>) {
         var decoded = StoredRow()
         var unreadable: Set<String> = []
-        for (column, value) in zip(reading.columns, row.databaseValues) {
+        for (column, value) in zip(reading.columns, cells) {
             do { try column.read(value, &decoded) } catch { unreadable.insert(column.name) }
         }
         if unreadable.contains("status") { decoded.status = .failed }
@@ -60,11 +88,11 @@ extension StoredRow {
     }
 
     /// Names a row that would not decode, by its batch and job as well as they read.
-    static func undecodable(_ row: Row, reading: Reading, error: any Error) -> UndecodableRow {
+    static func undecodable(_ cells: some Sequence<DatabaseValue>, reading: Reading, error: any Error) -> UndecodableRow {
         var named = StoredRow()
         named.batch = "(unreadable)"
         named.job = -1
-        for (column, value) in zip(reading.columns, row.databaseValues) where column.name == "batch" || column.name == "job" {
+        for (column, value) in zip(reading.columns, cells) where column.name == "batch" || column.name == "job" {
             try? column.read(value, &named)
         }
         return UndecodableRow(batch: named.batch, job: named.job, reason: "\(error)")

@@ -54,7 +54,7 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var placement: PinOptions
 
-    @Option(help: "The SQLite results file (a bare name is in the working directory).")
+    @Option(help: "The results database: a SQLite file (a bare name is in the working directory), or a postgresql:// URL in a build with PostgreSQL (the password in PGPASSWORD).")
     var db = "gridlock-results.sqlite"
 
     @Option(help: "The batch's name (default: batch- and the time). Reusing a name resumes that batch: only jobs not stored yet are solved, and an input that changed since is refused.")
@@ -69,6 +69,7 @@ struct BatchCommand: ParsableCommand {
     @OptionGroup var metrics: MetricsOption
 
     func validate() throws {
+        try ResultsDatabase.check(db)
         try jobOptions.validate()
         try jobOptions.checkSolvers()
         guard workers >= 1, workers <= 4_096 else { throw ValidationError("--workers must be from 1 to 4096") }
@@ -79,7 +80,7 @@ struct BatchCommand: ParsableCommand {
     /// A default name (the start time) that no batch of the database has: two batches started
     /// within one second would otherwise share it, and the second would resume the first.
     static func freshName(in db: String) -> String {
-        let taken = Set(FileManager.default.fileExists(atPath: db) ? ((try? ResultStore(path: db, readOnly: true).batchNames()) ?? []) : [])
+        let taken = Set(ResultsDatabase.exists(db) ? ((try? ResultsDatabase.open(db, readOnly: true).batchNames()) ?? []) : [])
         return BatchName.unused("batch-" + BatchRecord.timestamp(), taken: taken)
     }
 
@@ -109,7 +110,7 @@ struct BatchCommand: ParsableCommand {
                 workers, memoryBudget: memoryBudget.share(of: workers), flags: jobOptions.external.flags + jobOptions.tableFlags,
                 cpus: placement.plan(workers: workers))
             do {
-                store = try ResultStore(path: db)
+                store = try ResultsDatabase.open(db, readOnly: false)
                 let recipe = jobOptions.recipe(files: files, workers: workers, placement: placement, memoryBudget: memoryBudget, versions: true, security: .sharedKey)
                 try store.record(jobOptions.record(batch: name, specification: specification, recipe: recipe))
             } catch {
@@ -144,7 +145,7 @@ struct BatchCommand: ParsableCommand {
         if signal != 0, !final.complete {
             StandardError.write("""
                 batch \(name): stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM") with \(final.done.grouped) of \
-                \(final.total.map(\.grouped) ?? "\(final.read.grouped)+") jobs stored in \(db); run the same command with \
+                \(final.total.map(\.grouped) ?? "\(final.read.grouped)+") jobs stored in \(store.location); run the same command with \
                 --batch \(name) to resume
 
                 """)
@@ -171,7 +172,7 @@ struct BatchCommand: ParsableCommand {
             (\(rate.grouped) jobs/s\(final.storedBefore > 0 ? ", \(final.storedBefore.grouped) stored before" : "")\
             \(final.changed > 0 ? ", \(final.changed.grouped) changed" : "")), \(final.reissued) re-issued, \
             \(final.quarantined > 0 ? "\(final.quarantined) workers quarantined, " : "")\
-            \(outcome.sink.duplicates) duplicates dropped, \(outcome.workerRestarts) worker restarts; results in \(db)
+            \(outcome.sink.duplicates) duplicates dropped, \(outcome.workerRestarts) worker restarts; results in \(store.location)
 
             """)
         StandardError.tally(tally)

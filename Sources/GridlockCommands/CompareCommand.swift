@@ -140,8 +140,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     static func open(_ path: String) throws -> ResultStore {
-        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no such database: \(path)") }
-        return try ResultStore(path: path, readOnly: true)
+        try ResultsDatabase.open(path, readOnly: true)
     }
 
     /// The two batches, named or implied, each checked to exist.
@@ -161,11 +160,11 @@ struct CompareCommand: ParsableCommand {
             }
             return candidates[0]
         }
-        let base = try pick(baseline, baseNames, in: databases[0], excluding: databases.count == 1 ? batch : nil, role: "baseline")
-        let new = try pick(batch, newNames, in: databases.last!, excluding: databases.count == 1 ? base : nil, role: "new batch")
+        let base = try pick(baseline, baseNames, in: baseStore.location.description, excluding: databases.count == 1 ? batch : nil, role: "baseline")
+        let new = try pick(batch, newNames, in: newStore.location.description, excluding: databases.count == 1 ? base : nil, role: "new batch")
         if databases.count == 1, base == new { throw ValidationError("--baseline and --batch name the same batch, \(base)") }
-        if databases.count == 2, base == new, let first = FileIdentity(path: databases[0]), first == FileIdentity(path: databases[1]) {
-            throw ValidationError("\(databases[0]) and \(databases[1]) are one file, and both batches are \(base): that compares a batch with itself".printable)
+        if databases.count == 2, base == new, baseStore.identity == newStore.identity {
+            throw ValidationError("\(baseStore.location) and \(newStore.location) are one database, and both batches are \(base): that compares a batch with itself".printable)
         }
         return (base, new)
     }

@@ -13,24 +13,23 @@ extension NumericReport.Table: ExpressibleByArgument {}
 
 /// The database and batch that `report` and `export` read.
 struct DatabaseOptions: ParsableArguments {
-    @Argument(help: "The SQLite results file.", completion: .file(extensions: ["sqlite", "db"]))
+    @Argument(help: ArgumentHelp(stringLiteral: ResultsDatabase.help), completion: .file(extensions: ["sqlite", "db"]))
     var db: String
 
     @Option(help: "Only this batch (default: all).")
     var batch: String?
 
     /// The database and the files SQLite keeps beside it: what an -o file must not be.
-    var files: [String] { [db, db + "-wal", db + "-shm"] }
+    var files: [String] { ResultsDatabase.files(db) }
 
     func open() throws -> ResultStore {
-        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
-        let store = try ResultStore(path: db, readOnly: true)
+        let store = try ResultsDatabase.open(db, readOnly: true)
         // A misspelt name would print empty tables and exit 0, as if the batch had no jobs.
         if let batch {
             let names = try store.batchNames()
             guard names.contains(batch) else {
                 let known = names.isEmpty ? "it holds no batch" : "its batches: " + names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", ..." : "")
-                throw CommandFailure("no batch named \(batch) in \(db) (\(known))".printable)
+                throw CommandFailure("no batch named \(batch) in \(store.location) (\(known))".printable)
             }
         }
         return store

@@ -59,22 +59,25 @@ struct RerunCommand: ParsableCommand {
     func run() throws {
         let store = try CompareCommand.open(database)
         let recorded = try store.batches()
-        let name = try batch ?? Self.onlyBatch(recorded, in: database)
+        let name = try batch ?? Self.onlyBatch(recorded, in: store.location.description)
         guard let environment = recorded.first(where: { $0.batch == name }) else {
-            throw CommandFailure("no batch named \(name) in \(database) (its batches: \(recorded.prefix(10).map(\.batch).joined(separator: ", ")))".printable)
+            throw CommandFailure("no batch named \(name) in \(store.location) (its batches: \(recorded.prefix(10).map(\.batch).joined(separator: ", ")))".printable)
         }
         let recipe = try Self.replayable(environment)
         let target = db ?? database
+        // As messages show it: a URL's password is never printed (the batch reads PGPASSWORD).
+        let shownTarget = (try? ResultsLocation(target))?.description ?? target
         // The target's batches, read without making the file: a dry run writes nothing.
-        let taken = FileManager.default.fileExists(atPath: target) ? Set(try CompareCommand.open(target).batchNames()) : []
+        let taken = ResultsDatabase.exists(target) ? Set(try CompareCommand.open(target).batchNames()) : []
         let fresh = newName ?? Self.freshName(after: name, taken: taken)
         // A name the target has would resume that batch (and, finished, solve nothing).
         if taken.contains(fresh) {
-            throw CommandFailure("\(target) has a batch named \(fresh) already: name the rerun with another --as".printable)
+            throw CommandFailure("\(shownTarget) has a batch named \(fresh) already: name the rerun with another --as".printable)
         }
         // The files after "--": a recorded path that begins with '-' is a file, not an option.
         let arguments = recipe.options + ["--db", target, "--batch", fresh, "--"] + recipe.files
-        StandardError.write("rerun: gridlock batch \(arguments.map(RecipeText.shellQuoted).joined(separator: " "))".printable + "\n")
+        let shownArguments = recipe.options + ["--db", shownTarget, "--batch", fresh, "--"] + recipe.files
+        StandardError.write("rerun: gridlock batch \(shownArguments.map(RecipeText.shellQuoted).joined(separator: " "))".printable + "\n")
         // Nothing of the record runs before this: not even an outside solver's --version.
         if dryRun { return }
         for solver in recipe.outsideSolvers {

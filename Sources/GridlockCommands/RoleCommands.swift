@@ -217,7 +217,7 @@ struct SinkCommand: ParsableCommand {
     @Option(help: "The coordinator's jobs endpoint (config: coordinator.endpoint).")
     var coordinator: String?
 
-    @Option(help: "The SQLite results file (config: sink.database; default gridlock-results.sqlite).")
+    @Option(help: "The results database: a SQLite file, or a postgresql:// URL in a build with PostgreSQL (config: sink.database; default gridlock-results.sqlite).")
     var db: String?
 
     @OptionGroup var key: KeyOptions
@@ -240,7 +240,7 @@ struct SinkCommand: ParsableCommand {
         let bind = self.bind ?? file.string("sink.bind") ?? "tcp://127.0.0.1:5556"
         let (security, warnings) = try self.key.load(file, role: .sink, endpoints: [bind])
         for warning in warnings { log.warning("\(warning)") }
-        let store = try ResultStore(path: db ?? file.string("sink.database") ?? "gridlock-results.sqlite")
+        let store = try ResultsDatabase.open(db ?? file.string("sink.database") ?? "gridlock-results.sqlite", readOnly: false)
         let counters = Shared(SinkCounters())
         let observation = try metrics.start(file, key: "sink.metrics", role: .sink, log: { log.warning("\($0)") })
         defer { observation?.stop() }
@@ -265,7 +265,7 @@ struct SinkCommand: ParsableCommand {
                 context: context, stop: stop, counters: counters,
                 bound: {
                     observation?.health.markBound()
-                    log.info("bound \($0), storing in \(store.path)")
+                    log.info("bound \($0), storing in \(store.location)")
                 })
         }
         let final = counters.current

@@ -107,9 +107,9 @@ struct SimulateWorkersCommand: ParsableCommand {
         guard let path = timesFrom else { return .fixed(jobSeconds) }
         let samples: [Double]
         do {
-            samples = try ResultStore(path: path, readOnly: true).jobSeconds(batch: timesBatch)
-        } catch let error as ClusterError {
-            throw ValidationError("--times-from \(path): \(error.description)")
+            samples = try ResultsDatabase.open(path, readOnly: true).jobSeconds(batch: timesBatch)
+        } catch {
+            throw ValidationError("--times-from \((try? ResultsLocation(path))?.description ?? path): \(error)")
         }
         guard !samples.isEmpty else {
             throw ValidationError("--times-from \(path) holds no results\(timesBatch.map { " of batch \($0)" } ?? ""): nothing to draw job times from")

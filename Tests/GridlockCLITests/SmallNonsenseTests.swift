@@ -66,7 +66,7 @@ struct SmallNonsenseTests {
         let link = directory.appendingPathComponent("link.sqlite").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: database)
         for second in [database, link] {
-            try Self.refused(["compare", database, second], "are one file, and both batches are one: that compares a batch with itself")
+            try Self.refused(["compare", database, second], "are one database, and both batches are one: that compares a batch with itself")
         }
     }
 

@@ -59,6 +59,33 @@ import GridlockWire
         #expect(row["fingerprint"] as? String == job.fingerprint.description)
     }
 
+    @Test("the values another store writes (storedValues) are the row SQLite stores, value for value, NULLs and all")
+    func storedValuesAreSQLitesRow() throws {
+        let path = Self.temporaryPath()
+        let backend = try SQLiteResults(path: path, readOnly: false)
+        let results = (0..<4).map { index in
+            var result = JobResult(
+                answering: Job(batch: "b", id: index, attempt: index + 1, kind: index == 2 ? .sudoku : .rushhour, puzzle: "p\(index)",
+                               solver: "bfs", maxStates: 9, timeoutSeconds: nil, source: "f:\(index + 1)"),
+                worker: WorkerIdentity(host: "h\(index)", pid: 7), status: index == 3 ? .failed : .solved)
+            result.moves = index == 3 ? nil : index * 3
+            result.expectedMoves = index == 1 ? 4 : nil
+            result.error = index == 3 ? "crashed: é\u{0}→" : nil
+            result.seconds = 0.25 * Double(index)
+            result.cpuSeconds = 1e-7
+            result.examined = 1 << 40
+            result.termination = index == 3 ? .crashed : nil
+            result.solverStats = index == 0 ? "{\"nodes\":1}" : nil
+            return result
+        }
+        _ = try backend.store(results, storedAt: 1_800_000_000.125)
+        let stored = try backend.queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM results ORDER BY job").map { Array($0.databaseValues) }
+        }
+        #expect(stored == (try ResultColumn.storedValues(of: results, storedAt: 1_800_000_000.125)))
+        #expect(stored.count == 4)
+    }
+
     @Test("a duplicate is acknowledged as the row stored before it, which may have ended otherwise")
     func duplicateIsAcknowledgedAsTheStoredRow() throws {
         let store = try ResultStore(path: Self.temporaryPath())
@@ -165,7 +192,7 @@ import GridlockWire
             "INSERT INTO batches (id, started, host, cores, configuration, revision, solvers, jobs) VALUES (NULL, 's', 'h', 2, 'release', 'r', 'bfs', 2)",
             "UPDATE results SET status = x'ff' WHERE job = 1", "UPDATE results SET moves = 'abc' WHERE job = 0",
         ])
-        #expect { _ = try store.batches() } throws: { "\($0)".contains("column: \"id\"") }
+        #expect { _ = try store.batches() } throws: { "\($0)".contains("batches.id holds null") }
         // Job 0 is a problem (invalid) whose moves are text: an error, not a trap.
         #expect { _ = try store.problems(batch: nil, limit: 10) } throws: { "\($0)".contains("moves") }
         // The tally counts a status it cannot read as failed, never as success.

@@ -47,7 +47,7 @@ import Testing
     @Test("old rows get correct, wrong or unknown from their status and expected answer")
     func oldRowsJudged() throws {
         let store = try ResultStore(path: try Self.oldDatabase())
-        let verdicts = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT verdict FROM results ORDER BY job") }
+        let verdicts = try (store.backend as! SQLiteResults).queue.read { db in try String.fetchAll(db, sql: "SELECT verdict FROM results ORDER BY job") }
         #expect(verdicts == ["correct", "wrong", "unknown", "correct"])
         #expect(try store.tally(batch: "old").wrong == 1)
     }
