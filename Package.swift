@@ -24,12 +24,19 @@ let package = Package(
         .executable(name: "gridlock", targets: ["gridlock"]),
         .library(name: "GridlockCore", targets: ["GridlockCore"]),
     ],
+    // PostgreSQL as a results store, off by default: postgres-nio (with SwiftNIO, its TLS and
+    // BoringSSL) adds about 10 minutes to a clean build on two cores. On with
+    // `swift build -c release --traits PostgreSQL`; its tests run by scripts/test-postgres.
+    traits: [
+        .trait(name: "PostgreSQL", description: "--db postgresql://...: results in a PostgreSQL server (postgres-nio)"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Puzzle models, move generation, search and statistics. No sockets, no files, no clocks
@@ -109,6 +116,18 @@ let package = Package(
             // in scripts/test's release build by -D; never in a plain release build.
             swiftSettings: [.define("GRIDLOCK_FAULT_INJECTION", .when(configuration: .debug))]
         ),
+        // The results in a PostgreSQL server, behind the PostgreSQL trait. SwiftPM builds a
+        // target depended on under a trait even with the trait off, so its files are all
+        // `#if PostgreSQL`: without it, the module is empty and links no SwiftNIO.
+        .target(
+            name: "GridlockPostgres",
+            dependencies: [
+                "GridlockClusterBase", "GridlockCluster", "GridlockCore", "GridlockWire",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
         // What a running role shows: Prometheus metrics and health on a small HTTP endpoint
         // of its own, and its log lines.
         .target(
@@ -126,6 +145,7 @@ let package = Package(
             dependencies: [
                 "GridlockClusterBase", "GridlockCore", "GridlockCluster", "GridlockWire", "GridlockBuildInfo", "GridlockObservability",
                 "GridlockDrawing", "PNGFile", "GridlockHTMLReport", "GridlockScan", "ImageFile", "GridlockX86V4",
+                .target(name: "GridlockPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -182,6 +202,15 @@ let package = Package(
         .testTarget(
             name: "GridlockClusterTests",
             dependencies: ["GridlockClusterBase", "GridlockCluster", "GridlockWire", "GridlockCore", "ZeroMQ", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: testSettings
+        ),
+        // Against a real PostgreSQL server; empty without the trait (scripts/test-postgres).
+        .testTarget(
+            name: "GridlockPostgresTests",
+            dependencies: [
+                "GridlockPostgres", "GridlockCluster", "GridlockWire", "GridlockCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: testSettings
         ),
         .testTarget(

@@ -16,12 +16,20 @@ public enum ResultsLocation: Sendable, Hashable, CustomStringConvertible {
         let lowered = text.lowercased()
         if lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://") {
             self = .postgres(try PostgresURL(text))
+        } else if lowered.hasPrefix("postgresql:") || lowered.hasPrefix("postgres:") {
+            // Not a file to create under that name: a URL with a slash missing.
+            throw ResultsLocationError("--db \(PostgresURL.redacted(text)): write a PostgreSQL URL as postgresql://USER@HOST/DATABASE")
         } else if let scheme = lowered.range(of: "://").map({ lowered[..<$0.lowerBound] }), !scheme.isEmpty,
                   scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
-            throw ResultsLocationError("--db \(String(text.prefix(40)).printable): a \(scheme):// database is not one gridlock keeps results in; give a SQLite file's path or a postgresql:// URL")
+            throw ResultsLocationError("--db \(PostgresURL.redacted(text)): a \(scheme):// database is not one gridlock keeps results in; give a SQLite file's path or a postgresql:// URL")
         } else {
             self = .sqlite(path: text)
         }
+    }
+
+    /// How a `--db` text may be shown: a URL without its password, anything else as it is.
+    public static func shown(_ text: String) -> String {
+        (try? ResultsLocation(text))?.description ?? PostgresURL.redacted(text)
     }
 
     /// The path, or the URL without its password.
@@ -46,10 +54,12 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     public enum TLS: String, Sendable, Hashable, CaseIterable {
         /// Never: a server on loopback or a socket.
         case disable
-        /// If the server offers it.
+        /// If the server offers it, encrypted but its certificate unchecked (as libpq's).
         case prefer
-        /// Always, refusing a server without it.
+        /// Always, refusing a server without it; the certificate unchecked (as libpq's).
         case require
+        /// Always, the certificate checked against the system's authorities and the host name.
+        case verifyFull = "verify-full"
     }
 
     public var user: String
@@ -59,9 +69,13 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     public var port: Int
     public var database: String
     public var tls: TLS
+    /// How long connecting may take (libpq's connect_timeout; 30 s by default).
+    public var connectSeconds: Double
     /// How long any one statement may take before the store gives up, naming the URL: a
-    /// stopped or unreachable server is an error, not a sink that waits forever.
-    public var timeoutSeconds: Double
+    /// stopped or unreachable server is an error, not a sink that waits forever (gridlock's
+    /// own `timeout`; 120 s by default, past the statements a healthy server takes on
+    /// millions of rows).
+    public var statementSeconds: Double
 
     public var socketDirectory: String? { host.hasPrefix("/") ? host : nil }
 
@@ -72,6 +86,12 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let shown = Self.redacted(text)
         func refuse(_ why: String) -> ResultsLocationError { ResultsLocationError("--db \(shown): \(why)") }
+        // Checked before URLComponents, which refuses a port past Int's range as no URL at all.
+        if let match = text.range(of: #"^[^/]*//[^/?]*:[0-9]+(?=[/?]|$)"#, options: .regularExpression),
+           let colon = text[match].lastIndex(of: ":") {
+            let digits = text[text.index(after: colon)..<match.upperBound]
+            guard let port = Int(digits), (1...65_535).contains(port) else { throw refuse("port \(digits.prefix(12)) is not from 1 to 65535") }
+        }
         guard let components = URLComponents(string: text) else {
             throw refuse("not a URL (is a character in the password not percent-encoded? write @ as %40, # as %23, / as %2F)")
         }
@@ -80,12 +100,21 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         }
         user = components.percentEncodedUser.flatMap { $0.removingPercentEncoding } ?? environment["PGUSER"] ?? environment["USER"] ?? "postgres"
         password = components.percentEncodedPassword.flatMap { $0.removingPercentEncoding } ?? environment["PGPASSWORD"]
-        host = components.percentEncodedHost.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
-        port = components.port ?? 5432
+        // An IPv6 address keeps its brackets in the URL, not in the address.
+        let named = components.percentEncodedHost.flatMap { $0.removingPercentEncoding }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }
+        // No host: libpq's, PGHOST, else the server's socket where Debian keeps it.
+        host = named.flatMap { $0.isEmpty ? nil : $0 } ?? environment["PGHOST"] ?? Self.defaultSocketDirectory
+        if let port = components.port {
+            self.port = port
+        } else {
+            port = environment["PGPORT"].flatMap(Int.init).flatMap { (1...65_535).contains($0) ? $0 : nil } ?? 5432
+        }
         let path = components.percentEncodedPath.removingPercentEncoding ?? ""
         database = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        if database.isEmpty, let named = environment["PGDATABASE"] { database = named }
         tls = .prefer
-        timeoutSeconds = 60
+        connectSeconds = 30
+        statementSeconds = 120
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             switch item.name {
@@ -102,12 +131,12 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                 }
                 tls = mode
             case "connect_timeout", "timeout":
-                guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                guard let seconds = Double(value), seconds.isFinite, seconds >= 1, seconds <= 86_400 else {
                     throw refuse("\(item.name) \(value.printable) is not a number of seconds from 1 to 86400")
                 }
-                timeoutSeconds = seconds
+                if item.name == "timeout" { statementSeconds = seconds } else { connectSeconds = seconds }
             default:
-                throw refuse("unknown parameter '\(item.name.printable)' (known: host, port, user, password, dbname, sslmode, connect_timeout)")
+                throw refuse("unknown parameter '\(item.name.printable)' (known: host, port, user, password, dbname, sslmode, connect_timeout, timeout)")
             }
         }
         if database.isEmpty { database = user }
@@ -129,7 +158,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         let user = user.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? user
         let database = database.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? database
         if let socketDirectory {
-            return "postgresql://\(user)@/\(database)?host=\(socketDirectory)".printable
+            return "postgresql://\(user)@/\(database)?host=\(socketDirectory)\(port == 5432 ? "" : "&port=\(port)")".printable
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "postgresql://\(user)@\(shownHost):\(port)/\(database)".printable
@@ -137,16 +166,23 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The text with whatever sits between `://user:` and `@`, or after `password=`, blanked:
     /// for the messages about a URL that did not parse.
-    static func redacted(_ text: String) -> String {
+    public static func redacted(_ text: String) -> String {
         var shown = text
-        if let scheme = shown.range(of: "://"), let at = shown[scheme.upperBound...].lastIndex(of: "@"),
-           let colon = shown[scheme.upperBound..<at].firstIndex(of: ":") {
+        // After the scheme and however many slashes were typed ("postgresql:/u:pw@h" too).
+        if let scheme = shown.firstIndex(of: ":"),
+           case let start = shown[shown.index(after: scheme)...].firstIndex(where: { $0 != "/" }) ?? shown.endIndex,
+           let at = shown[start...].lastIndex(of: "@"), let colon = shown[start..<at].firstIndex(of: ":") {
             shown.replaceSubrange(shown.index(after: colon)..<at, with: "***")
         }
-        if let key = shown.range(of: "password=") {
+        var from = shown.startIndex
+        while let key = shown.range(of: "password=", options: .caseInsensitive, range: from..<shown.endIndex) {
             let end = shown[key.upperBound...].firstIndex(of: "&") ?? shown.endIndex
             shown.replaceSubrange(key.upperBound..<end, with: "***")
+            from = shown.index(key.upperBound, offsetBy: 3)
         }
         return String(shown.prefix(200)).printable
     }
+
+    /// Where Debian's server keeps its socket, when a URL names no host.
+    static let defaultSocketDirectory = "/var/run/postgresql"
 }

@@ -116,7 +116,13 @@ struct SQLiteInsert: ~Copyable {
         guard code == SQLITE_ROW else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
         }
-        return (0..<sqlite3_column_count(statement)).map { DatabaseValue(sqliteStatement: statement, index: $0) }
+        return (0..<sqlite3_column_count(statement)).map { column in
+            // Text by its length: read as a C string (GRDB's way), it would end at a NUL.
+            guard sqlite3_column_type(statement, column) == SQLITE_TEXT, let text = sqlite3_column_text(statement, column) else {
+                return DatabaseValue(sqliteStatement: statement, index: column)
+            }
+            return String(decoding: UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self).databaseValue
+        }
     }
 
     private mutating func reset() {

@@ -104,7 +104,7 @@ extension SQLiteResults {
 
     func batches() throws -> [BatchRecord] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM batches ORDER BY started").map { row in
+            try Row.fetchAll(db, sql: "SELECT * FROM batches ORDER BY started, id").map { row in
                 try BatchRecord(stored: { row[$0] ?? .null })
             }
         }
@@ -122,9 +122,9 @@ extension SQLiteResults {
     func jobSeconds(batch: String?, limit: Int) throws -> [Double] {
         try queue.read { db in
             if let batch {
-                return try Double.fetchAll(db, sql: "SELECT seconds FROM results WHERE batch = ? LIMIT ?", arguments: [batch, limit])
+                return try Double.fetchAll(db, sql: "SELECT seconds FROM results WHERE batch = ? ORDER BY job LIMIT ?", arguments: [batch, limit])
             }
-            return try Double.fetchAll(db, sql: "SELECT seconds FROM results LIMIT ?", arguments: [limit])
+            return try Double.fetchAll(db, sql: "SELECT seconds FROM results ORDER BY batch, job LIMIT ?", arguments: [limit])
         }
     }
 }

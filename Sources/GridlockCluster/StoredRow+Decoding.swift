@@ -105,6 +105,12 @@ public struct UndecodableRow: Sendable, Error, CustomStringConvertible {
     public var job: Int
     public var reason: String
 
+    package init(batch: String, job: Int, reason: String) {
+        self.batch = batch
+        self.job = job
+        self.reason = reason
+    }
+
     public var description: String { "batch \(batch) job \(job): \(reason)".printable }
 
     /// Why a value is refused, as an error: its text is the reason.

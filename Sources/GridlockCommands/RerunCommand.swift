@@ -66,7 +66,7 @@ struct RerunCommand: ParsableCommand {
         let recipe = try Self.replayable(environment)
         let target = db ?? database
         // As messages show it: a URL's password is never printed (the batch reads PGPASSWORD).
-        let shownTarget = (try? ResultsLocation(target))?.description ?? target
+        let shownTarget = ResultsLocation.shown(target)
         // The target's batches, read without making the file: a dry run writes nothing.
         let taken = ResultsDatabase.exists(target) ? Set(try CompareCommand.open(target).batchNames()) : []
         let fresh = newName ?? Self.freshName(after: name, taken: taken)

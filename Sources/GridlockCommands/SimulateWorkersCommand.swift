@@ -109,10 +109,10 @@ struct SimulateWorkersCommand: ParsableCommand {
         do {
             samples = try ResultsDatabase.open(path, readOnly: true).jobSeconds(batch: timesBatch)
         } catch {
-            throw ValidationError("--times-from \((try? ResultsLocation(path))?.description ?? path): \(error)")
+            throw ValidationError("--times-from \(ResultsLocation.shown(path)): \(error)")
         }
         guard !samples.isEmpty else {
-            throw ValidationError("--times-from \(path) holds no results\(timesBatch.map { " of batch \($0)" } ?? ""): nothing to draw job times from")
+            throw ValidationError("--times-from \(ResultsLocation.shown(path)) holds no results\(timesBatch.map { " of batch \($0)" } ?? ""): nothing to draw job times from")
         }
         return SimulatedJobTimes(samples: samples, seed: seed)
     }

@@ -70,7 +70,7 @@ import GridlockWire
                 worker: WorkerIdentity(host: "h\(index)", pid: 7), status: index == 3 ? .failed : .solved)
             result.moves = index == 3 ? nil : index * 3
             result.expectedMoves = index == 1 ? 4 : nil
-            result.error = index == 3 ? "crashed: é\u{0}→" : nil
+            result.error = index == 3 ? "crashed: é→" : nil
             result.seconds = 0.25 * Double(index)
             result.cpuSeconds = 1e-7
             result.examined = 1 << 40

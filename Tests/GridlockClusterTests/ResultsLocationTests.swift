@@ -33,15 +33,27 @@ struct ResultsLocationTests {
         #expect(url.socketDirectory == nil)
     }
 
-    @Test("libpq's defaults: port 5432, the database named after the user, the password from PGPASSWORD")
+    @Test("libpq's defaults: port 5432, the database named after the user, the password from PGPASSWORD, no host the local socket")
     func defaults() throws {
         let url = try PostgresURL("postgresql://bob@localhost", environment: ["PGPASSWORD": "secret"])
         #expect(url.port == 5432)
         #expect(url.database == "bob")
         #expect(url.password == "secret")
+        #expect(url.statementSeconds == 120)
         let named = try PostgresURL("postgresql:///results", environment: ["PGUSER": "carol"])
         #expect(named.user == "carol")
-        #expect(named.host == "localhost")
+        #expect(named.socketDirectory == "/var/run/postgresql")
+        let fromEnvironment = try PostgresURL("postgresql://", environment: ["PGUSER": "dan", "PGHOST": "db", "PGPORT": "6000", "PGDATABASE": "r"])
+        #expect(fromEnvironment.description == "postgresql://dan@db:6000/r")
+    }
+
+    @Test("an IPv6 address, its brackets only in the URL")
+    func ipv6() throws {
+        let url = try PostgresURL("postgresql://u@[::1]:5433/d?sslmode=disable", environment: noEnvironment)
+        #expect(url.host == "::1")
+        #expect(url.port == 5433)
+        #expect(url.description == "postgresql://u@[::1]:5433/d")
+        #expect(!url.sendsInTheClear)
     }
 
     @Test("a socket directory as ?host=, the parameters override the parts they name")
@@ -52,17 +64,22 @@ struct ResultsLocationTests {
         #expect(url.port == 5433)
         #expect(url.database == "other")
         #expect(url.tls == .require)
-        #expect(url.timeoutSeconds == 5)
+        #expect(url.connectSeconds == 5)
+        #expect(url.statementSeconds == 120)
+        #expect(try PostgresURL("postgresql://u@h/d?timeout=30", environment: noEnvironment).statementSeconds == 30)
     }
 
     @Test("bad ports, modes, timeouts and unknown parameters are refused, naming what is wrong", arguments: [
         ("postgresql://u@h/d?port=0", "port 0"),
         ("postgresql://u@h/d?port=70000", "port 70000"),
-        ("postgresql://u@h/d?sslmode=verify-full", "sslmode verify-full"),
+        ("postgresql://u@h/d?sslmode=verify-ca", "sslmode verify-ca"),
         ("postgresql://u@h/d?connect_timeout=-1", "connect_timeout -1"),
         ("postgresql://u@h/d?connect_timeout=nan", "connect_timeout nan"),
         ("postgresql://u@h/d?application_name=x", "unknown parameter 'application_name'"),
         ("postgresql://u@h/a/b", "holds a /"),
+        ("postgresql://u@h:70000/d", "port 70000"),
+        ("postgresql://u@h:99999999999999999999/d", "port"),
+        ("postgresql://u@h/d?timeout=0.5", "timeout 0.5"),
     ])
     func refused(text: String, reason: String) {
         do {
@@ -79,13 +96,15 @@ struct ResultsLocationTests {
         #expect(url.password == "hunter2")
         #expect(url.description == "postgresql://u@h:5432/d")
         #expect(!"\(ResultsLocation.postgres(url))".contains("hunter2"))
-        for text in ["postgresql://u:hunter2@h/d?port=0", "postgresql://u@h/d?password=hunter2&bogus=1", "postgresql://u:hunter2@h/d?sslmode=x"] {
+        for text in ["postgresql://u:hunter2@h/d?port=0", "postgresql://u@h/d?password=hunter2&bogus=1", "postgresql://u:hunter2@h/d?sslmode=x",
+                     "postgresql://u@h/d?Password=hunter2&PASSWORD=hunter2", "postgressql://u:hunter2@h/d", "postgresql:/u:hunter2@h/d"] {
             do {
-                _ = try PostgresURL(text, environment: noEnvironment)
+                _ = try ResultsLocation(text)
                 Issue.record("\(text) was taken")
             } catch {
                 #expect(!"\(error)".contains("hunter2"), "\(error)")
             }
+            #expect(!ResultsLocation.shown(text).contains("hunter2"), "\(ResultsLocation.shown(text))")
         }
     }
 
