@@ -184,7 +184,9 @@ struct CompareCommandTests {
         let groups = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["groups"] as? [[String: Any]])
         let slowed = try #require(groups.first { $0["solver"] as? String == "bidirectional" && $0["band"] as? String == "all" })
         #expect(slowed["verdict"] as? String == "slower" && slowed["pairs"] as? Int == 60, "\(slowed)")
-        #expect((slowed["ratio"] as? Double ?? 0) > 2, "\(slowed)")
+        // The fault triples the solve, not the job's fixed costs: 1.89x was measured on a
+        // loaded CI machine, so the bound is what "clearly slower" needs, not the factor.
+        #expect((slowed["ratio"] as? Double ?? 0) > 1.5, "\(slowed)")
         let gate = try GridlockBinary.run(["compare", database, "--baseline", "base", "--batch", "slow", "--fail-above", "50"])
         #expect(gate.status == 1 && gate.stderr.contains("slower by more than 50.0%"), "\(gate.stderr)")
 
