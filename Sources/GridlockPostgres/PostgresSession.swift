@@ -85,9 +85,20 @@ final class PostgresSession: @unchecked Sendable {
             let closing: EventLoopFuture<Void> = connection.close()
             _ = closing
         }
-        connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).whenComplete { result in
-            answered.value = true
-            promise.completeWith(result)
+        let logger = logger
+        // Asked on the event loop, in the same turn as the query: postgres-nio's query on a
+        // connection the server has already closed never completes, so a server that stopped
+        // mid-batch would hold the sink until the deadline, statement after statement.
+        loop.execute {
+            guard !connection.isClosed else {
+                answered.value = true
+                promise.fail(Closed())
+                return
+            }
+            connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).whenComplete { result in
+                answered.value = true
+                promise.completeWith(result)
+            }
         }
         defer { deadline.cancel() }
         do {
@@ -107,7 +118,9 @@ final class PostgresSession: @unchecked Sendable {
             try run("COMMIT")
             return value
         } catch {
-            _ = try? run("ROLLBACK")
+            // A closed connection has no transaction left to roll back; asking would only
+            // wait out another deadline.
+            if !connection.isClosed { _ = try? run("ROLLBACK") }
             throw error
         }
     }
@@ -115,6 +128,10 @@ final class PostgresSession: @unchecked Sendable {
     struct Deadline: Error {
         var seconds: Double
     }
+
+    /// The connection was closed before the statement was sent: by the server (it stopped or
+    /// restarted) or by an earlier deadline.
+    struct Closed: Error {}
 
     /// Whether a statement's answer came; touched only on the connection's event loop.
     private final class Answered: @unchecked Sendable {
@@ -125,6 +142,9 @@ final class PostgresSession: @unchecked Sendable {
     /// text (it hides the server's message so as not to leak data; ours holds no secrets).
     static func failure(_ error: any Error, url: PostgresURL, doing: String?) -> ClusterError {
         let prefix = "PostgreSQL \(url)" + (doing.map { ": \($0)" } ?? "")
+        if error is Closed {
+            return ClusterError("\(prefix): the server closed the connection (did it stop or restart?)")
+        }
         if let deadline = error as? Deadline {
             return ClusterError("\(prefix): no answer in \(deadline.seconds.formatted(decimals: 0)) s (is the server stopped or unreachable? ?timeout=SECONDS allows a statement longer)")
         }

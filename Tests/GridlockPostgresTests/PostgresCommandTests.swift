@@ -131,17 +131,19 @@ struct PostgresCommandTests {
         let started = Date()
         let stopped = try Self.gridlock(["batch", "data/samples/unblockme.txt", "--workers", "1", "--db", url, "--batch", "b"], faults: "pace:150")
         #expect(stopped.status != 0, "\(stopped.stderr)")
-        #expect(Date().timeIntervalSince(started) < 60)
+        let took = Date().timeIntervalSince(started)
+        // Under the statement deadline (10 s): a closed connection is seen at once, not waited on.
+        #expect(took < 8, "the batch took \(took) s to stop")
         #expect(stopped.stderr.contains("postgresql://gridlock@127.0.0.1:\(server.port)/\(name)"), "\(stopped.stderr)")
         #expect(!(stopped.stderr + stopped.stdout).contains("SECRET"), "\(stopped.stderr)")
         halted.wait()
         try server.restart()
         let stored = Int(try server.psql("SELECT count(*) FROM results", database: name).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-        #expect(stored < jobs, "the server stopped after \(stored) of \(jobs)")
         let resumed = try Self.gridlock(["batch", "data/samples/unblockme.txt", "--workers", "1", "--db", url, "--batch", "b"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         let jobs = Int(try server.psql("SELECT jobs FROM batches WHERE id = 'b'", database: name).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         let counts = try server.psql("SELECT count(*), count(DISTINCT job) FROM results WHERE batch = 'b'", database: name)
+        #expect(stored > 0 && stored < jobs, "the server stopped after \(stored) of \(jobs) jobs were stored")
         #expect(counts.trimmingCharacters(in: .whitespacesAndNewlines) == "\(jobs)|\(jobs)")
     }
 }
