@@ -104,6 +104,7 @@ public enum LocalCluster {
         _ reader: JobReader, _ configuration: CoordinatorMachine.Configuration, store: ResultStore, workers: Workers,
         stop: StopFlag = StopFlag(), log: @escaping @Sendable (String) -> Void = { _ in },
         observeStore: (@Sendable (Duration, Int) -> Void)? = nil,
+        sinkJoinLimit: Duration = .seconds(30),
         progress: (CoordinatorProgress, SinkCounters) -> Void = { _, _ in }
     ) throws -> Outcome {
         var workersStopped = false
@@ -131,8 +132,15 @@ public enum LocalCluster {
         sinkThread.start()
         defer {
             stopSink.stop()
-            while !sinkThread.isFinished { usleep(10_000) }
-            context.terminate()
+            // A sink stuck in a store call (a hung disk, a server that stopped answering)
+            // must not hold the batch past its own stop: the coordinator has already given its
+            // reason. Its context is then left open, since terminating it would wait for the
+            // sink's socket; the process is about to exit.
+            if waitForExit(of: sinkThread, limit: sinkJoinLimit) {
+                context.terminate()
+            } else {
+                log("the in-process sink is still in a store call \(Int(Double(seconds: sinkJoinLimit))) s after the batch stopped: not waiting for it")
+            }
         }
 
         let clock = ContinuousClock()
@@ -170,6 +178,17 @@ public enum LocalCluster {
             progress: final.progress, sink: sinkCounters.current, seconds: seconds, workerRestarts: workers.supervisor.restarts,
             streamed: streamed.current)
     }
+}
+
+/// Whether `thread` finished within `limit`.
+func waitForExit(of thread: Thread, limit: Duration) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: limit)
+    while !thread.isFinished {
+        guard clock.now < deadline else { return false }
+        usleep(10_000)
+    }
+    return true
 }
 
 extension WorkerIdentity {
