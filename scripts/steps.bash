@@ -41,7 +41,23 @@ step() {
     echo "== $name: $*"
     "$@" || status=$?
     record_step "$name" $((SECONDS - start)) $status
-    if [[ $status -ne 0 ]]; then summary; exit "$status"; fi
+    if [[ $status -ne 0 ]]; then stop_background; summary; exit "$status"; fi
+}
+
+# A step failed while others ran in the background: they are stopped, with what they started
+# (a Slurm job, a browser, a batch), rather than left running after the run has ended.
+stop_background() {
+    local pid
+    for pid in "${background_pids[@]}"; do stop_tree "$pid"; done
+    for pid in "${background_pids[@]}"; do wait "$pid" 2>/dev/null; done
+    background_names=()
+    background_pids=()
+}
+
+stop_tree() {  # PID: its descendants first, then itself
+    local child
+    for child in $(pgrep -P "$1"); do stop_tree "$child"; done
+    kill -TERM "$1" 2>/dev/null
 }
 
 begin() {
