@@ -21,8 +21,11 @@ extension CoordinatorMachine {
         worker.identity = identity
         // A worker holds at most the protocol's window, whatever it asks for.
         worker.credit = max(0, min(credit, WireProtocol.maximumCredit - stillHeld(by: worker)))
+        if worker.credit > 0, !worker.isIdle {
+            worker.isIdle = true
+            idle.append(sender)
+        }
         workers[sender] = worker
-        if worker.credit > 0, !idle.contains(sender) { idle.append(sender) }
         dispatch(to: sender, now: now, &actions)
     }
 
@@ -122,10 +125,7 @@ extension CoordinatorMachine {
     mutating func dispatch(to worker: [UInt8], now: ContinuousClock.Instant, _ actions: inout [Action]) {
         // A stopped batch (the sink gone, the input changed) hands out nothing more.
         guard !stopped else { return }
-        guard var info = workers.removeValue(forKey: worker) else {
-            idle.removeAll { $0 == worker }
-            return
-        }
+        guard var info = workers.removeValue(forKey: worker) else { return }
         var group: [Job] = []
         var groupBytes = 0
         var lastSource: String?
@@ -170,8 +170,9 @@ extension CoordinatorMachine {
             groupBytes += bytes
         }
         if !group.isEmpty { actions.append(.send(to: worker, .jobs(group))) }
+        // Its entry in `idle` is left there, skipped when met: removing it would walk the list.
+        if info.credit == 0 { info.isIdle = false }
         workers[worker] = info
-        if info.credit == 0 { idle.removeAll { $0 == worker } }
     }
 
     /// How long a job may be held once its turn comes: its own wall limit and the grace (and a
@@ -215,8 +216,8 @@ extension CoordinatorMachine {
     /// it was running, unless `charging` names another) is charged an attempt: the ones queued
     /// behind it did nothing wrong. Without a `fault` (a quarantine), none is.
     mutating func forget(_ id: [UInt8], fault: String?, charging: Int? = nil, now: ContinuousClock.Instant, _ actions: inout [Action]) {
+        // Its entry in `idle`, if any, is skipped when met: it names no worker now.
         guard let info = workers.removeValue(forKey: id) else { return }
-        idle.removeAll { $0 == id }
         let atFault = charging ?? info.running
         for job in info.sent.contents where isAssigned(job, to: id) {
             requeue(job, fault: job == atFault ? fault : nil, now: now, &actions)

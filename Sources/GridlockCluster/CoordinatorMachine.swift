@@ -153,6 +153,8 @@ public struct CoordinatorMachine {
         /// The lease end of the last job sent: the next one's lease starts there (or now, if
         /// later), since the worker solves its jobs one after another.
         var leaseChainEnd: ContinuousClock.Instant?
+        /// Whether it has credit left and an entry in `idle`.
+        var isIdle = false
     }
 
     /// A job missing from its worker's heartbeat counts as finished only after this long: the
@@ -170,8 +172,15 @@ public struct CoordinatorMachine {
     /// in the order they started waiting; an entry whose job has moved on is skipped.
     var storeDeadlines = FIFO<(job: Int, since: ContinuousClock.Instant)>()
     var workers: [[UInt8]: WorkerInfo] = [:]
-    /// Workers with credit left, in the order they asked.
-    var idle: [[UInt8]] = []
+    /// Workers with credit left, in the order they asked. An entry whose worker has since been
+    /// forgotten or spent its credit is skipped when met (`WorkerInfo.isIdle` says which count),
+    /// so that no message costs a walk over every worker: at 1,000 workers that walk, and the
+    /// copy of this list that removing from it while `advance` iterated it made, was the
+    /// coordinator's one cost that grew with the workers.
+    var idle = FIFO<[UInt8]>()
+    /// Entries of `idle` met by `advance`: what a message costs in workers visited (a test
+    /// checks that it does not grow with the workers).
+    var idleVisits = 0
     var resume = ResumeCheck()
     var inputEnded = false
     var stopped = false
@@ -322,15 +331,31 @@ public struct CoordinatorMachine {
 
     // MARK: Moving jobs along
 
+    /// Drops the entries of `idle` that name no idle worker, and repeats: a peer that asks and
+    /// goes, again and again, while nothing is queued would otherwise grow it without end.
+    mutating func compactIdle() {
+        let workers = self.workers
+        var seen = Set<[UInt8]>()
+        idle.keep { workers[$0]?.isIdle == true && seen.insert($0).inserted }
+    }
+
     /// Checks read jobs against the stored pages, hands queued jobs to idle workers, and says
     /// when the batch is over.
     mutating func advance(now: ContinuousClock.Instant, _ actions: inout [Action]) {
         guard !stopped else { return }
         verify(now: now, &actions)
         guard !stopped else { return }
-        for worker in idle where !(queued.isEmpty && retries.isEmpty) {
+        while !(queued.isEmpty && retries.isEmpty), let worker = idle.popFirst() {
+            idleVisits += 1
+            guard workers[worker]?.isIdle == true else { continue }
             dispatch(to: worker, now: now, &actions)
+            // Credit left: the queue ran dry (or the batch stopped). It keeps its turn.
+            if workers[worker]?.isIdle == true {
+                idle.pushFront(worker)
+                break
+            }
         }
+        if idle.count > 2 * workers.count + 64 { compactIdle() }
         progress.inFlight = max(0, tracked.count - queued.count - retries.count)
         progress.queued = unverified.count + queued.count + retries.count
         if inputEnded, unverified.isEmpty, tracked.isEmpty, resume.endChecked {
@@ -338,8 +363,7 @@ public struct CoordinatorMachine {
             // Every worker known hears it, busy or idle: one busy with a job taken back (an
             // overrun) would otherwise learn it only at its next ask, a heartbeat later, and a
             // local batch waits for its workers to exit.
-            let known = Set(idle).union(workers.keys)
-            for worker in known.sorted(by: { $0.lexicographicallyPrecedes($1) }) { actions.append(.send(to: worker, .drained)) }
+            for worker in workers.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) { actions.append(.send(to: worker, .drained)) }
             idle.removeAll()
             // The sink's record of the batch gets its number of jobs.
             if var record = currentRecord(complete: true), let sink = resume.sink {

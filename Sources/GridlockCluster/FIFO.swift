@@ -28,6 +28,16 @@ struct FIFO<Element> {
         return element
     }
 
+    /// Puts `element` back in front: O(1) when something was taken from the front before.
+    mutating func pushFront(_ element: Element) {
+        if head > 0 {
+            head -= 1
+            elements[head] = element
+        } else {
+            elements.insert(element, at: 0)
+        }
+    }
+
     /// Puts `elements` back in front, in their order.
     mutating func prepend(contentsOf front: [Element]) {
         elements.replaceSubrange(..<head, with: front)
