@@ -48,16 +48,18 @@ step() {
 # (a Slurm job, a browser, a batch), rather than left running after the run has ended.
 stop_background() {
     local pid
+    # The scripts run under set -e: a step that has already ended (kill fails) or one ended
+    # here (wait returns 143) must not end this one before the failing step's status is given.
     for pid in "${background_pids[@]}"; do stop_tree "$pid"; done
-    for pid in "${background_pids[@]}"; do wait "$pid" 2>/dev/null; done
+    for pid in "${background_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     background_names=()
     background_pids=()
 }
 
 stop_tree() {  # PID: its descendants first, then itself
     local child
-    for child in $(pgrep -P "$1"); do stop_tree "$child"; done
-    kill -TERM "$1" 2>/dev/null
+    for child in $(pgrep -P "$1" || true); do stop_tree "$child"; done
+    kill -TERM "$1" 2>/dev/null || true
 }
 
 begin() {
