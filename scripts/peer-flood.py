@@ -11,7 +11,12 @@ role closed (past its --max-peers) while they were held.
 import resource, socket, struct, sys, time
 
 def rss_mib(pid, field):
-    for line in open(f'/proc/{pid}/status'):
+    try:
+        status = open(f'/proc/{pid}/status').read()
+    except FileNotFoundError:
+        # The role ended under the flood: no figure is honest, so none is printed.
+        sys.exit(f'peer-flood: process {pid} ended during the flood; nothing measured')
+    for line in status.splitlines():
         if line.startswith(field + ':'):
             return int(line.split()[1]) // 1024
     return 0
