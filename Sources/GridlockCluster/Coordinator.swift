@@ -69,7 +69,10 @@ public enum Coordinator {
             router.close()
             sink.close()
         }
-        var machine = CoordinatorMachine(configuration: configuration.machine)
+        var machineConfiguration = configuration.machine
+        // Below 2^62: a run never counts past the end.
+        machineConfiguration.chunkEpoch = UInt64.random(in: 1...(1 << 62))
+        var machine = CoordinatorMachine(configuration: machineConfiguration)
         var stopped: CoordinatorStop?
         func perform(_ actions: [CoordinatorMachine.Action]) throws {
             for action in actions {

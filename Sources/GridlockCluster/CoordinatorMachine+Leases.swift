@@ -7,7 +7,8 @@ extension CoordinatorMachine {
     static let jobBytesPerFrame = 4 << 20
 
     mutating func ready(
-        _ sender: [UInt8], _ identity: WorkerIdentity, credit: Int, now: ContinuousClock.Instant, _ actions: inout [Action]
+        _ sender: [UInt8], _ identity: WorkerIdentity, credit: Int, jobSeconds: Double?, now: ContinuousClock.Instant,
+        _ actions: inout [Action]
     ) {
         guard !progress.complete, !isQuarantined(identity, sender: sender) else {
             actions.append(.send(to: sender, .drained))
@@ -19,6 +20,7 @@ extension CoordinatorMachine {
         // to its sets copy them whole.
         var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)
         worker.identity = identity
+        worker.jobSeconds = jobSeconds
         // A worker holds at most the protocol's window, whatever it asks for.
         worker.credit = max(0, min(credit, WireProtocol.maximumCredit - stillHeld(by: worker)))
         if worker.credit > 0, !worker.isIdle {
@@ -29,68 +31,96 @@ extension CoordinatorMachine {
         dispatch(to: sender, now: now, &actions)
     }
 
-    /// The most jobs an honest worker is taken to hold: its credit, and the grants sent while
-    /// all it had received was finished (mayStillArrive counts none of those). An idle worker
-    /// asks again every heartbeat interval (250 ms), so a grant that takes longer to arrive may
-    /// be followed by another: four credits allow three such asks. With `--paired`, a record's
-    /// jobs (solvers x repeats) go to one worker whole, past its credit: each of those four
-    /// grants may end in a record. More is a hostile peer's.
+    /// The most jobs a heartbeat may say a worker holds. An honest one holds its credit (and,
+    /// with `--paired`, the rest of a record past it, since a record's jobs go to one worker
+    /// whole); the bound is four times that, so no honest worker comes near it. More is a
+    /// hostile peer's.
     static let maximumHeldListed = 4 * WireProtocol.maximumCredit
 
     var maximumHeldListed: Int {
         Self.maximumHeldListed + (configuration.paired ? 4 * configuration.jobsPerRecord : 0)
     }
 
-    /// Jobs the worker may still hold: those its last heartbeat listed, and those sent since.
-    /// The rest it has finished (their results are on the way to the sink), and counting them
-    /// would starve a fast worker of credit until the sink acknowledges them.
+    /// Jobs the worker may still hold: those its last heartbeat said it held and those then on
+    /// their way to it, and those sent since. The rest it has finished (their results are on
+    /// the way to the sink), and counting them would starve a fast worker of credit until the
+    /// sink acknowledges them.
     func stillHeld(by worker: WorkerInfo) -> Int {
         worker.lastHeartbeat == nil ? worker.sent.count : worker.lastHeldCount + worker.sentSinceHeartbeat
     }
 
-    /// What a worker holds, the running job first. A worker solves its jobs in the order they
-    /// were sent, so a job sent before the first one it still holds is finished: its result is
-    /// on the way to the sink. This costs the jobs finished since the last heartbeat, not every
-    /// job the worker ever had whose result the sink has yet to acknowledge. Only jobs sent
-    /// longer ago than the hand-over grace count: a newer one may not have arrived when the
-    /// heartbeat left, even behind a job the worker already held (a restarted coordinator sends
-    /// it again).
+    /// Where a worker is in its chunks. A worker solves its jobs in the order they were sent,
+    /// so every job sent before its current position is finished: its result is on the way to
+    /// the sink, and it waits for the sink's word. Chunks newer than the last it received are
+    /// on their way; one sent longer ago than the hand-over grace is lost, and its jobs go out
+    /// again. This costs the jobs finished since the last heartbeat and those on their way,
+    /// whatever the worker holds.
     mutating func heartbeat(
-        _ sender: [UInt8], _ identity: WorkerIdentity, held: [Int], now: ContinuousClock.Instant, _ actions: inout [Action]
+        _ sender: [UInt8], _ identity: WorkerIdentity, held: HeldWork, now: ContinuousClock.Instant, _ actions: inout [Action]
     ) {
-        guard held.count <= maximumHeldListed else {
-            refuse(.malformed, "heartbeat listing \(held.count) jobs, over \(maximumHeldListed)", from: sender, now: now, &actions)
-            return
-        }
-        // No job has a negative number. A number past those read so far may be real: a worker
-        // of the coordinator before a restart holds it, and this one has not read that far yet.
-        if let negative = held.first(where: { $0 < 0 }) {
-            refuse(.malformed, "heartbeat listing job \(negative)", from: sender, now: now, &actions)
+        guard held.jobs <= maximumHeldListed else {
+            refuse(.malformed, "heartbeat holding \(held.jobs) jobs, over \(maximumHeldListed)", from: sender, now: now, &actions)
             return
         }
         // A quarantined worker's jobs were taken back: what it says it holds is no matter.
         guard !isQuarantined(identity, sender: sender), !changesName(sender, identity, now: now, &actions) else { return }
         var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)
         worker.lastSeen = now
-        if held.first != worker.running {
-            worker.running = held.first
-            worker.runningSince = now
-        }
         worker.lastHeartbeat = now
         worker.sentSinceHeartbeat = 0
-        let heldHere = Set(held)
-        let firstHeld = held.first { isAssigned($0, to: sender) }
-        while let job = worker.sent.first, job != firstHeld {
-            guard case .assigned(let owner, let since, _)? = state(of: job), owner == sender else {
-                _ = worker.sent.popFirst()  // Stored already, or moved to another worker.
-                continue
-            }
-            if heldHere.contains(job) || since.duration(to: now) <= Self.handoverGrace { break }
-            _ = worker.sent.popFirst()
-            markAwaitingStore(job, now: now)
+        // Everything before this position is finished. A position from another run (this
+        // coordinator's before a restart) says nothing of this run's chunks: the worker solves
+        // in order, so it has started none of them.
+        let received = held.lastReceived.flatMap { isOurs($0) ? $0 : nil }
+        var finishedBefore: ChunkPosition?
+        if let current = held.current {
+            finishedBefore = isOurs(current.chunk) ? current : nil
+        } else if let received {
+            finishedBefore = ChunkPosition(chunk: ChunkID(received.value + 1), index: 0)
         }
-        worker.lastHeldCount = max(held.count, Self.mayStillArrive(worker.sent.contents, firstHeld: firstHeld, lastHeld: held.last))
+        while let boundary = finishedBefore, let entry = worker.sent.first, entry.position < boundary {
+            _ = worker.sent.popFirst()
+            if isAssigned(entry.job, to: sender, at: entry.position) { markAwaitingStore(entry.job, now: now) }
+        }
+        let running = held.current.flatMap { current in
+            worker.sent.first.flatMap { $0.position == current && isOurs(current.chunk) ? $0.job : nil }
+        }
+        if held.current != worker.runningAt {
+            worker.runningAt = held.current
+            worker.runningSince = now
+        }
+        worker.running = running
+        let onTheirWay = takeLostChunks(of: &worker, sender, received: received, now: now, &actions)
+        worker.lastHeldCount = held.jobs + onTheirWay
         workers[sender] = worker
+    }
+
+    /// The jobs sent to a worker in chunks it had not received when its heartbeat left: those
+    /// sent more than the hand-over grace before go out again, uncharged (a late arrival is
+    /// solved twice, and the sink keeps one answer). Returns how many are still on their way.
+    /// They are at the end of the worker's list, so this looks at them only.
+    mutating func takeLostChunks(
+        of worker: inout WorkerInfo, _ sender: [UInt8], received: ChunkID?, now: ContinuousClock.Instant, _ actions: inout [Action]
+    ) -> Int {
+        let sent = worker.sent.contents
+        var firstUnreceived = sent.endIndex
+        while firstUnreceived > sent.startIndex, received.map({ sent[firstUnreceived - 1].position.chunk > $0 }) ?? true {
+            firstUnreceived -= 1
+        }
+        var lost = 0
+        while firstUnreceived + lost < sent.endIndex, sent[firstUnreceived + lost].at.duration(to: now) > Self.handoverGrace {
+            lost += 1
+        }
+        guard lost > 0 else { return sent.endIndex - firstUnreceived }
+        let lostJobs = sent[firstUnreceived..<(firstUnreceived + lost)]
+        for entry in lostJobs where isAssigned(entry.job, to: sender, at: entry.position) {
+            requeue(entry.job, fault: nil, now: now, &actions)
+        }
+        let lostRange = lostJobs.startIndex..<lostJobs.endIndex
+        var kept = FIFO<SentJob>()
+        for index in sent.indices where !lostRange.contains(index) { kept.append(sent[index]) }
+        worker.sent = kept
+        return sent.endIndex - firstUnreceived - lost
     }
 
     /// Whether a known connection gives another name than it did: refused, so that a worker
@@ -101,34 +131,46 @@ extension CoordinatorMachine {
         return true
     }
 
-    /// What a worker may hold once the jobs on their way to it arrive: from the first job it
-    /// holds to the last sent (those after the last it listed left before its heartbeat
-    /// arrived, and had not reached it when the heartbeat left: a grant sent in several frames
-    /// is read a frame at a time, and a worker that asks again after the first holds the rest
-    /// too). Not counting them let 15 fast workers hold 293 jobs of a credit of 256, and the
-    /// coordinator refused their heartbeats as malformed (issue 44). Listing none, it may
-    /// have finished them all (a fast worker, whose next ask must not wait out the grace) or
-    /// received none yet: none count, and so an honest worker holds at most its credit and
-    /// one grant on its way (`maximumHeldListed`).
-    static func mayStillArrive(_ sent: ArraySlice<Int>, firstHeld: Int?, lastHeld: Int?) -> Int {
-        guard let firstHeld, lastHeld != nil else { return 0 }
-        guard let start = sent.firstIndex(of: firstHeld) else { return 0 }
-        return sent.endIndex - start
+    /// Whether the job is the worker's, at that place in its chunks (a job taken back and sent
+    /// to the same worker again is at a later place).
+    func isAssigned(_ job: Int, to worker: [UInt8], at position: ChunkPosition) -> Bool {
+        guard case .assigned(let owner, let at, _, _)? = state(of: job) else { return false }
+        return owner == worker && at == position
     }
 
+    /// Whether the job is the worker's, wherever in its chunks.
     func isAssigned(_ job: Int, to worker: [UInt8]) -> Bool {
-        guard case .assigned(let owner, _, _)? = state(of: job) else { return false }
+        guard case .assigned(let owner, _, _, _)? = state(of: job) else { return false }
         return owner == worker
     }
 
-    /// Gives queued jobs to a worker that asked, as many as its credit, in as few frames as fit.
+    /// How many jobs go in one chunk to a worker whose jobs take `jobSeconds`: about
+    /// `chunkWork` of them, from 1 (slow jobs, or none finished yet) to `maximumChunkJobs`.
+    func chunkJobs(jobSeconds: Double?) -> Int {
+        guard let jobSeconds else { return 1 }
+        let work = Double(seconds: configuration.chunkWork)
+        guard jobSeconds > 0, work / jobSeconds < Double(WireProtocol.maximumChunkJobs) else { return WireProtocol.maximumChunkJobs }
+        return max(1, Int(work / jobSeconds))
+    }
+
+    /// Gives queued jobs to a worker that asked, as many as its credit, in chunks of about
+    /// `chunkWork` each, in as few frames as fit.
     mutating func dispatch(to worker: [UInt8], now: ContinuousClock.Instant, _ actions: inout [Action]) {
         // A stopped batch (the sink gone, the input changed) hands out nothing more.
         guard !stopped else { return }
         guard var info = workers.removeValue(forKey: worker) else { return }
-        var group: [Job] = []
-        var groupBytes = 0
+        var frame: [JobChunk] = []
+        var chunk: [Job] = []
+        var frameBytes = 0
         var lastSource: String?
+        let perChunk = chunkJobs(jobSeconds: info.jobSeconds)
+        func closeChunk() {
+            guard !chunk.isEmpty else { return }
+            frame.append(JobChunk(id: ChunkID(nextChunk), jobs: chunk))
+            info.lastChunkSent = ChunkID(nextChunk)
+            nextChunk += 1
+            chunk.removeAll()
+        }
         // --paired: past the credit, the rest of the last record's jobs go to the same worker.
         func nextID() -> Int? {
             if info.credit > 0 { return retries.popLast() ?? queued.popFirst() }
@@ -138,6 +180,7 @@ extension CoordinatorMachine {
         // A copy, once: the closure below changes `tracked` and may not read `self`.
         let configuration = self.configuration
         while let id = nextID() {
+            let position = ChunkPosition(chunk: ChunkID(nextChunk), index: chunk.count)
             // Changed in place: reading an entry's field, or writing a copy back, copies the entry
             // and its state (a third of dispatching).
             // The lease starts when the jobs sent before it are due, as the worker solves in order.
@@ -147,7 +190,7 @@ extension CoordinatorMachine {
                       guard case .queued = entry.state else { return nil }
                       entry.attempts += 1
                       let leaseEnd = Self.leaseBudget(of: entry.job, configuration).map { leaseStart + $0 }
-                      entry.state = .assigned(worker: worker, since: now, leaseEnd: leaseEnd)
+                      entry.state = .assigned(worker: worker, at: position, since: now, leaseEnd: leaseEnd)
                       var job = entry.job
                       job.attempt = entry.attempts
                       return (job, leaseEnd)
@@ -156,20 +199,24 @@ extension CoordinatorMachine {
             if let leaseEnd { info.leaseChainEnd = leaseEnd }
             var job = handedOut
             if let key = configuration.key { job.lease = key.lease(for: job, to: info.identity) }
-            info.sent.append(id)
+            info.sent.append(SentJob(job: id, position: position, at: now))
             info.sentSinceHeartbeat += 1
             info.credit = max(0, info.credit - 1)
             lastSource = job.source
             let bytes = job.puzzle.utf8.count
-            if groupBytes + bytes > Self.jobBytesPerFrame, !group.isEmpty {
-                actions.append(.send(to: worker, .jobs(group)))
-                group.removeAll()
-                groupBytes = 0
+            if frameBytes + bytes > Self.jobBytesPerFrame, frameBytes > 0 {
+                // A chunk never spans two frames: the worker counts a chunk received whole.
+                closeChunk()
+                actions.append(.send(to: worker, .jobs(frame)))
+                frame.removeAll()
+                frameBytes = 0
             }
-            group.append(job)
-            groupBytes += bytes
+            chunk.append(job)
+            frameBytes += bytes
+            if chunk.count >= perChunk { closeChunk() }
         }
-        if !group.isEmpty { actions.append(.send(to: worker, .jobs(group))) }
+        closeChunk()
+        if !frame.isEmpty { actions.append(.send(to: worker, .jobs(frame))) }
         // Its entry in `idle` is left there, skipped when met: removing it would walk the list.
         if info.credit == 0 { info.isIdle = false }
         workers[worker] = info
@@ -192,7 +239,7 @@ extension CoordinatorMachine {
         }
         for (id, worker) in workers {
             guard let job = worker.running, let since = worker.runningSince, let entry = tracked[job],
-                  case .assigned(let owner, _, _) = entry.state, owner == id,
+                  case .assigned(let owner, _, _, _) = entry.state, owner == id,
                   let limit = entry.job.limits.wallSeconds(given: entry.job.timeoutSeconds),
                   let budget = leaseBudget(of: entry.job), since.duration(to: now) > budget
             else { continue }
@@ -203,8 +250,8 @@ extension CoordinatorMachine {
         // it runs) loses it when its lease ends. Leases end in the order the jobs were sent,
         // so only each worker's first job still held need be looked at.
         for (id, worker) in workers {
-            guard let job = worker.sent.contents.first(where: { isAssigned($0, to: id) }),
-                  case .assigned(_, let since, let leaseEnd?)? = state(of: job), now > leaseEnd
+            guard let job = worker.sent.contents.first(where: { isAssigned($0.job, to: id, at: $0.position) })?.job,
+                  case .assigned(_, _, let since, let leaseEnd?)? = state(of: job), now > leaseEnd
             else { continue }
             let held = Double(seconds: since.duration(to: now)).formatted(decimals: 1)
             if strike(worker.identity, id: id, job: job, running: worker.running, now: now, &actions) { continue }
@@ -219,8 +266,8 @@ extension CoordinatorMachine {
         // Its entry in `idle`, if any, is skipped when met: it names no worker now.
         guard let info = workers.removeValue(forKey: id) else { return }
         let atFault = charging ?? info.running
-        for job in info.sent.contents where isAssigned(job, to: id) {
-            requeue(job, fault: job == atFault ? fault : nil, now: now, &actions)
+        for entry in info.sent.contents where isAssigned(entry.job, to: id, at: entry.position) {
+            requeue(entry.job, fault: entry.job == atFault ? fault : nil, now: now, &actions)
         }
     }
 

@@ -4,7 +4,7 @@
 // unit tested without a network (CoordinatorMachineTests).
 //
 //   read ──> unverified ──(checked against the sink's stored pages)──> queued ──(ready)──>
-//   assigned ──(missing from heartbeat)──> awaiting store ──(stored, same fingerprint)──> gone
+//   assigned, in a chunk ──(the worker's heartbeat is past it)──> awaiting store ──(stored, same fingerprint)──> gone
 //      ^ worker silent, job overran or held past its lease, result never stored: queued again
 //        (an attempt is burnt only when the job itself was at fault: a crash, an overrun, a
 //        lease run out; never a sink outage)
@@ -70,6 +70,12 @@ public struct CoordinatorMachine {
         /// a batch of trivial jobs reached it at each pause of the sink's database and peaked
         /// at 76 MB; 16,384 is still 200 ms of work at 80,000 jobs a second.
         public var maximumTracked = 16_384
+        /// The first chunk number of this run: random in `Coordinator.run`, so that a worker's
+        /// chunks from before a restart are not taken for this run's; fixed in tests.
+        public var chunkEpoch: UInt64 = 1 << 40
+        /// About how long a chunk's jobs take, from the worker's mean job time: long enough that
+        /// trivial jobs go out a grant to a chunk, short enough that a chunk of slow jobs is one.
+        public var chunkWork: Duration = .milliseconds(5)
         /// Who signs the results the coordinator reports itself (failed and unreadable jobs).
         public var identity: WorkerIdentity
         /// The key shared with the sink: jobs go out with leases, and only tagged frames are
@@ -100,9 +106,9 @@ public struct CoordinatorMachine {
     enum JobState: Hashable {
         /// Read and checked, waiting in `queued` or `retries` for a worker.
         case queued
-        /// Handed to `worker` at `since`, to be finished by `leaseEnd` (nil: no budget), whatever
-        /// its heartbeats say.
-        case assigned(worker: [UInt8], since: ContinuousClock.Instant, leaseEnd: ContinuousClock.Instant?)
+        /// Handed to `worker` at `since` in a chunk, at `at`, to be finished by `leaseEnd` (nil: no
+        /// budget), whatever its heartbeats say.
+        case assigned(worker: [UInt8], at: ChunkPosition, since: ContinuousClock.Instant, leaseEnd: ContinuousClock.Instant?)
         case awaitingStore(since: ContinuousClock.Instant)
         /// The coordinator sent this result itself (failed or unreadable) and waits for it to
         /// be stored. Boxed: inline, its hundreds of bytes made every tracked job that size,
@@ -136,20 +142,26 @@ public struct CoordinatorMachine {
         var identity: WorkerIdentity
         var lastSeen: ContinuousClock.Instant
         /// Jobs sent to this worker, in the order sent, which is the order it solves them, until
-        /// a heartbeat shows them finished. An entry whose job has since been stored or moved to
-        /// another worker is dropped when met: its state says so.
-        var sent = FIFO<Int>()
+        /// a heartbeat shows them finished. An entry whose job has since been stored or moved
+        /// (to another worker, or to a later chunk) is dropped when met: its state says so.
+        var sent = FIFO<SentJob>()
         /// How many more jobs it asked for.
         var credit = 0
-        /// The job it is solving (first in its heartbeat) and since when: only the running job
-        /// can overrun or crash the worker, not the ones queued behind it.
+        /// The job it is solving (at its heartbeat's position, if that is this run's) and since
+        /// when it is there: only the running job can overrun or crash the worker, not the ones
+        /// queued behind it.
         var running: Int?
+        var runningAt: ChunkPosition?
         var runningSince: ContinuousClock.Instant?
-        /// When its last heartbeat came, how many jobs it listed, and how many were sent since:
-        /// what it may still hold.
+        /// When its last heartbeat came, the jobs it said it held and those then on their way to
+        /// it, and how many were sent since: what it may still hold.
         var lastHeartbeat: ContinuousClock.Instant?
         var lastHeldCount = 0
         var sentSinceHeartbeat = 0
+        /// Its mean job time, as it last said: the size of its chunks.
+        var jobSeconds: Double?
+        /// The newest chunk sent to it.
+        var lastChunkSent: ChunkID?
         /// The lease end of the last job sent: the next one's lease starts there (or now, if
         /// later), since the worker solves its jobs one after another.
         var leaseChainEnd: ContinuousClock.Instant?
@@ -157,8 +169,15 @@ public struct CoordinatorMachine {
         var isIdle = false
     }
 
-    /// A job missing from its worker's heartbeat counts as finished only after this long: the
-    /// heartbeat may have left before the job arrived.
+    /// A job sent to a worker, and where.
+    struct SentJob {
+        var job: Int
+        var position: ChunkPosition
+        var at: ContinuousClock.Instant
+    }
+
+    /// A chunk a worker has not received this long after it was sent is taken as lost (a
+    /// ROUTER drops frames to a peer that is reconnecting): its jobs go out again, uncharged.
     static let handoverGrace: Duration = .seconds(1)
 
     let configuration: Configuration
@@ -182,6 +201,8 @@ public struct CoordinatorMachine {
     /// checks that it does not grow with the workers).
     var idleVisits = 0
     var resume = ResumeCheck()
+    /// The next chunk's number; this run's are `configuration.chunkEpoch..<nextChunk`.
+    var nextChunk: UInt64
     var inputEnded = false
     var stopped = false
     /// When the workers were last told the coordinator is there.
@@ -200,7 +221,11 @@ public struct CoordinatorMachine {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+        nextChunk = configuration.chunkEpoch
     }
+
+    /// Whether this run sent the chunk.
+    func isOurs(_ chunk: ChunkID) -> Bool { (configuration.chunkEpoch..<nextChunk).contains(chunk.value) }
 
     /// How many more jobs the loop should read from the input now.
     public var wantedJobs: Int {
@@ -271,8 +296,8 @@ public struct CoordinatorMachine {
     public mutating func receive(_ message: WireMessage, from sender: [UInt8], now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
         switch message {
-        case .ready(let identity, let credit):
-            ready(sender, identity, credit: credit, now: now, &actions)
+        case .ready(let identity, let credit, let jobSeconds):
+            ready(sender, identity, credit: credit, jobSeconds: jobSeconds, now: now, &actions)
         case .heartbeat(let identity, let held):
             heartbeat(sender, identity, held: held, now: now, &actions)
         case .stored(let batch, let jobs):

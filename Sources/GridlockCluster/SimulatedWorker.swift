@@ -5,7 +5,7 @@
 //
 // A state machine: messages and the clock in, frames out. It asks, holds and reports as a real
 // worker: the same window (about 25 ms of work, 2 to 256 jobs), asks when half of it is left,
-// heartbeats listing the jobs held every 250 ms, results in groups of up to 64, sent when the
+// heartbeats saying where it is in its chunks every 250 ms, results in groups of up to 64, sent when the
 // queue runs dry, the group is full or its oldest result has waited 20 ms. Its jobs are solved
 // one after another: each finishes its drawn time after the one before it.
 
@@ -20,7 +20,10 @@ struct SimulatedWorker {
 
     let identity: WorkerIdentity
     let window: Int
-    private var held: [Job] = []
+    /// Its mean job time, which it tells the coordinator as a real worker does.
+    let meanSeconds: Double
+    private var held: [WorkerQueue.QueuedJob] = []
+    private var lastReceived: ChunkID?
     private var head = 0
     /// When the job at the head of `held` is done, and the time drawn for it.
     private var headDone: ContinuousClock.Instant?
@@ -39,12 +42,18 @@ struct SimulatedWorker {
     init(identity: WorkerIdentity, machine: MachineRecord, meanSeconds: Double, now: ContinuousClock.Instant) {
         self.identity = identity
         self.machine = machine
+        self.meanSeconds = meanSeconds
         window = WorkerQueue.window(meanSeconds: meanSeconds, maximum: WireProtocol.maximumCredit)
         lastBeat = now
     }
 
-    /// The jobs held, the one being solved first: what a heartbeat lists.
-    var heldJobs: [Int] { held[head...].map(\.id) }
+    /// The jobs held, the one being solved first.
+    var heldJobs: [Int] { held[head...].map(\.job.id) }
+
+    /// What a heartbeat says: where it is in its chunks.
+    var heldWork: HeldWork {
+        HeldWork(current: head < held.count ? held[head].position : nil, lastReceived: lastReceived, jobs: held.count - head)
+    }
 
     /// Told drained, nothing held, nothing left to send.
     var isDone: Bool { drained && head == held.count && outbox.isEmpty }
@@ -55,10 +64,15 @@ struct SimulatedWorker {
     /// A frame from the coordinator.
     mutating func receive(_ message: WireMessage, now: ContinuousClock.Instant, times: inout SimulatedJobTimes) {
         switch message {
-        case .jobs(let jobs):
+        case .jobs(let chunks):
             let ids = Set(heldJobs)
             let wasIdle = head == held.count
-            held += jobs.filter { !ids.contains($0.id) }
+            for chunk in chunks {
+                for (index, job) in chunk.jobs.enumerated() where !ids.contains(job.id) {
+                    held.append(WorkerQueue.QueuedJob(job: job, position: ChunkPosition(chunk: chunk.id, index: index)))
+                }
+                lastReceived = chunk.id
+            }
             waitingForJobs = false
             drained = false
             if wasIdle, head < held.count { startHead(at: now, times: &times) }
@@ -74,7 +88,7 @@ struct SimulatedWorker {
     mutating func advance(now: ContinuousClock.Instant, times: inout SimulatedJobTimes, answer: (Job, WorkerIdentity, Double) -> JobResult) -> [Output] {
         var outputs: [Output] = []
         while head < held.count, let done = headDone, done <= now {
-            outbox.append(answer(held[head], identity, headSeconds))
+            outbox.append(answer(held[head].job, identity, headSeconds))
             if oldestResult == nil { oldestResult = now }
             answered += 1
             head += 1
@@ -102,7 +116,7 @@ struct SimulatedWorker {
         }
         if !waitingForJobs, !drained, held.count - head <= window / 2 { outputs += ask() }
         if lastBeat.duration(to: now) >= WireProtocol.heartbeatInterval {
-            outputs.append(.toCoordinator(.heartbeat(identity, jobs: heldJobs)))
+            outputs.append(.toCoordinator(.heartbeat(identity, heldWork)))
             // An idle worker asks again, as a real one does: its last ask may have been lost.
             if head == held.count, !drained { outputs += ask() }
             lastBeat = now
@@ -127,6 +141,6 @@ struct SimulatedWorker {
         let credit = window - (held.count - head)
         guard credit > 0 else { return [] }
         waitingForJobs = true
-        return [.toCoordinator(.heartbeat(identity, jobs: heldJobs)), .toCoordinator(.ready(identity, credit: credit))]
+        return [.toCoordinator(.heartbeat(identity, heldWork)), .toCoordinator(.ready(identity, credit: credit, jobSeconds: meanSeconds))]
     }
 }

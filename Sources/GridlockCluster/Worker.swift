@@ -138,8 +138,8 @@ public enum Worker {
             guard let credit, credit > 0 else { return }
             // Say what is still held first: the coordinator counts a worker's credit against the
             // jobs it may still hold, and without this it would count the ones just finished.
-            try tell(.heartbeat(configuration.identity, jobs: queue.held()))
-            try tell(.ready(configuration.identity, credit: credit))
+            try tell(.heartbeat(configuration.identity, queue.held()))
+            try tell(.ready(configuration.identity, credit: credit, jobSeconds: queue.jobSeconds))
             waitingForJobs = true
         }
         try ask(queue.credit())
@@ -152,8 +152,8 @@ public enum Worker {
                     let message = frames.count == 1 ? try? WireMessage.decode(frames[0]) : nil
                     if message != nil { lastHeard = clock.now }
                     switch message {
-                    case .jobs(let jobs)?:
-                        queue.add(jobs)
+                    case .jobs(let chunks)?:
+                        queue.add(chunks)
                         waitingForJobs = false
                         drained = false
                     case .drained?:
@@ -207,7 +207,7 @@ public enum Worker {
                 }
             }
             if lastBeat.duration(to: clock.now) >= configuration.heartbeatInterval {
-                try tell(.heartbeat(configuration.identity, jobs: queue.held()))
+                try tell(.heartbeat(configuration.identity, queue.held()))
                 // An idle worker asks again: a restarted coordinator has forgotten the last ask,
                 // and a worker that stays after a batch is drained asks the next one.
                 if !drained || !configuration.exitWhenDrained, let credit = queue.credit(whenIdleOnly: true) { try ask(credit) }

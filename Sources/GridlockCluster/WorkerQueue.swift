@@ -26,9 +26,12 @@ final class WorkerQueue: @unchecked Sendable {
     static let resultDelay: Duration = .milliseconds(20)
 
     private let condition = NSCondition()
-    private var queued: [Job] = []
+    private var queued: [QueuedJob] = []
     private var head = 0
     private var running: Int?
+    /// Where the running job came, and the newest chunk received: what the heartbeat says.
+    private var runningAt: ChunkPosition?
+    private var lastReceived: ChunkID?
     private var outbox: [JobResult] = []
     private var oldestResult: ContinuousClock.Instant?
     private var askedForMore = false
@@ -48,25 +51,50 @@ final class WorkerQueue: @unchecked Sendable {
 
     // MARK: The socket thread
 
-    /// Queues jobs, skipping any already held (a coordinator may re-send after a restart).
-    func add(_ jobs: [Job]) {
+    /// A job held, and where it came.
+    struct QueuedJob {
+        var job: Job
+        var position: ChunkPosition
+    }
+
+    /// Queues chunks' jobs, skipping any already held (a coordinator may re-send after a
+    /// restart): the position moves past a skipped job, so the coordinator counts it finished
+    /// and the other copy's result answers it.
+    func add(_ chunks: [JobChunk]) {
         condition.withLock {
-            let held = Set(heldLocked())
-            queued += jobs.filter { !held.contains($0.id) }
+            let held = Set(heldIDsLocked())
+            for chunk in chunks {
+                for (index, job) in chunk.jobs.enumerated() where !held.contains(job.id) {
+                    queued.append(QueuedJob(job: job, position: ChunkPosition(chunk: chunk.id, index: index)))
+                }
+                lastReceived = chunk.id
+            }
             askedForMore = false
             condition.signal()
         }
     }
 
-    /// The jobs held, the running one first: what the heartbeat reports.
-    func held() -> [Int] {
-        condition.withLock { heldLocked() }
+    /// Where this worker is in its chunks, in a few words: what the heartbeat says.
+    func held() -> HeldWork {
+        condition.withLock {
+            HeldWork(current: runningAt ?? (head < queued.count ? queued[head].position : nil), lastReceived: lastReceived, jobs: heldCountLocked())
+        }
+    }
+
+    /// The jobs held, the running one first.
+    func heldIDs() -> [Int] {
+        condition.withLock { heldIDsLocked() }
+    }
+
+    /// Its mean job time so far, which sizes the chunks it is sent (nil: no job finished yet).
+    var jobSeconds: Double? {
+        condition.withLock { meanSeconds }
     }
 
     /// How many more jobs to ask for, or nil when the queue is still more than half full.
     func credit(whenIdleOnly: Bool = false) -> Int? {
         condition.withLock {
-            let held = heldLocked().count
+            let held = heldCountLocked()
             let window = windowLocked()
             if whenIdleOnly ? held > 0 : held > window / 2 { return nil }
             return window - held
@@ -117,7 +145,7 @@ final class WorkerQueue: @unchecked Sendable {
                 condition.wait()
             }
             guard !stopped else { return nil }
-            let job = queued[head]
+            let (job, position) = (queued[head].job, queued[head].position)
             head += 1
             // The socket thread refills the queue before it runs dry, so taken jobs are dropped
             // once they are half of it, not only when it empties (which may never happen).
@@ -126,6 +154,7 @@ final class WorkerQueue: @unchecked Sendable {
                 head = 0
             }
             running = job.id
+            runningAt = position
             return (job, waited)
         }
     }
@@ -135,6 +164,7 @@ final class WorkerQueue: @unchecked Sendable {
         let now = ContinuousClock.now
         let shouldWake = condition.withLock {
             running = nil
+            runningAt = nil
             outbox.append(result)
             if oldestResult == nil { oldestResult = now }
             meanSeconds = meanSeconds.map { $0 * 0.9 + seconds * 0.1 } ?? seconds
@@ -152,8 +182,12 @@ final class WorkerQueue: @unchecked Sendable {
 
     // MARK: Under the lock
 
-    private func heldLocked() -> [Int] {
-        (running.map { [$0] } ?? []) + queued[head...].map(\.id)
+    private func heldIDsLocked() -> [Int] {
+        (running.map { [$0] } ?? []) + queued[head...].map(\.job.id)
+    }
+
+    private func heldCountLocked() -> Int {
+        (running == nil ? 0 : 1) + queued.count - head
     }
 
     private func windowLocked() -> Int {

@@ -7,17 +7,19 @@ extension WireMessage {
         for byte in WireProtocol.magic { writer.byte(byte) }
         writer.byte(WireProtocol.version)
         switch self {
-        case .ready(let worker, let credit):
+        case .ready(let worker, let credit, let jobSeconds):
             writer.byte(Kind.ready.rawValue)
             worker.write(to: &writer)
             writer.int(credit)
-        case .jobs(let jobs):
+            writer.bool(jobSeconds != nil)
+            if let jobSeconds { writer.double(jobSeconds) }
+        case .jobs(let chunks):
             writer.byte(Kind.jobs.rawValue)
-            writer.list(jobs) { $1.write(to: &$0) }
-        case .heartbeat(let worker, let jobs):
+            writer.list(chunks) { $1.write(to: &$0) }
+        case .heartbeat(let worker, let held):
             writer.byte(Kind.heartbeat.rawValue)
             worker.write(to: &writer)
-            writer.list(jobs) { $0.int($1) }
+            held.write(to: &writer)
         case .results(let results):
             writer.byte(Kind.results.rawValue)
             writer.list(results) { $1.write(to: &$0) }
@@ -70,12 +72,11 @@ extension WireMessage {
         let message: WireMessage
         switch kind {
         case .ready:
-            message = .ready(try WorkerIdentity(from: &reader), credit: try reader.int())
+            message = .ready(try WorkerIdentity(from: &reader), credit: try reader.int(), jobSeconds: try reader.jobSeconds())
         case .jobs:
-            message = .jobs(try reader.list { (reader) throws(WireError) in try Job(from: &reader) })
+            message = .jobs(try reader.list { (reader) throws(WireError) in try JobChunk(from: &reader) })
         case .heartbeat:
-            message = .heartbeat(
-                try WorkerIdentity(from: &reader), jobs: try reader.list { (reader) throws(WireError) in try reader.int() })
+            message = .heartbeat(try WorkerIdentity(from: &reader), try HeldWork(from: &reader))
         case .results:
             message = .results(try reader.list { (reader) throws(WireError) in try JobResult(from: &reader) })
         case .stored:

@@ -31,15 +31,17 @@
 // the record says how the wire was protected (version 11). A result says how its puzzle was
 // read, so the sink can replay its answer (version 12). The sink's acknowledgement names the
 // worker whose answer its replay refused, and a batch's record the workers its coordinator
-// quarantined (version 13). Heartbeats list
-// the jobs a worker holds; a job is done when the sink says it is `stored`, not when a worker
-// says it finished, so a result lost on the way is re-issued and a duplicate is dropped by the
-// sink.
+// quarantined (version 13). Jobs go out in numbered chunks, sized to a few milliseconds of
+// the worker's measured time, and a heartbeat says where the worker is in them in a few words
+// (version 14, JobChunk.swift; version 13 listed every job held). A job is done when the sink
+// says it is `stored`, not when a worker says it finished, so a result lost on the way is
+// re-issued and a duplicate is dropped by the sink. Every role of a cluster must speak the same
+// version: a worker of another is refused as malformed, and names the version it speaks.
 
 @_exported import GridlockKinds
 
 public enum WireProtocol {
-    public static let version: UInt8 = 13
+    public static let version: UInt8 = 14
     static let magic: [UInt8] = [0x47, 0x4C]
 
     /// How often a worker says it is alive, busy or not.
@@ -286,12 +288,13 @@ public struct JobResult: Sendable, Hashable {
 }
 
 public enum WireMessage: Sendable, Hashable {
-    /// Worker to coordinator: I can take `credit` more jobs now (beyond the ones I hold).
-    case ready(WorkerIdentity, credit: Int)
-    /// Coordinator to worker: jobs to queue, solved in this order.
-    case jobs([Job])
-    /// Worker to coordinator: still alive, holding these jobs (queued or being solved).
-    case heartbeat(WorkerIdentity, jobs: [Int])
+    /// Worker to coordinator: I can take `credit` more jobs now (beyond the ones I hold); my
+    /// jobs take `jobSeconds` on average (nil: none finished yet), which sizes my chunks.
+    case ready(WorkerIdentity, credit: Int, jobSeconds: Double? = nil)
+    /// Coordinator to worker: chunks of jobs to queue, solved in this order.
+    case jobs([JobChunk])
+    /// Worker to coordinator: still alive, and where it is in the chunks it holds.
+    case heartbeat(WorkerIdentity, HeldWork)
     /// Worker (or coordinator, for failed jobs) to sink.
     case results([JobResult])
     /// Sink to coordinator: these jobs of the batch are stored for good, each answering the job

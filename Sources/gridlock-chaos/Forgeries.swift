@@ -88,20 +88,27 @@ struct Hoard: ParsableCommand {
         let key = try target.key()
         let me = heartbeat ? staller : forger
         let deadline = Date(timeIntervalSinceNow: seconds)
-        var held: [Int] = []
+        // What it holds, and where each came: its heartbeats say so as an honest worker's would.
+        var held: [ChunkPosition] = []
+        var lastReceived: ChunkID?
         var heldSince = Date()
         var taken = 0
         var drained = false
         while Date() < deadline {
             if heartbeat, !held.isEmpty, Date().timeIntervalSince(heldSince) > hold { held = [] }
-            if heartbeat { try send(socket, frames: workerFrames(.heartbeat(me, jobs: held), key: key)) }
+            let work = HeldWork(current: held.first, lastReceived: lastReceived, jobs: held.count)
+            if heartbeat { try send(socket, frames: workerFrames(.heartbeat(me, work), key: key)) }
             if !heartbeat || held.isEmpty { try send(socket, frames: workerFrames(.ready(me, credit: heartbeat ? 16 : WireProtocol.maximumCredit), key: key)) }
             while let frames = try socket.receive() {
                 switch try? WireMessage.decode(frames[0]) {
-                case .jobs(let jobs)?:
-                    taken += jobs.count
+                case .jobs(let chunks)?:
+                    taken += chunks.reduce(0) { $0 + $1.jobs.count }
                     if held.isEmpty { heldSince = Date() }
-                    held = Array((held + jobs.map(\.id)).suffix(200))
+                    for chunk in chunks {
+                        held += chunk.jobs.indices.map { ChunkPosition(chunk: chunk.id, index: $0) }
+                        lastReceived = chunk.id
+                    }
+                    held = Array(held.suffix(200))
                 case .drained?:
                     drained = true
                 default:
@@ -135,7 +142,9 @@ struct Churn: ParsableCommand {
             try send(socket, frames: workerFrames(.ready(WorkerIdentity(host: "chaos-churn", pid: index), credit: 16), key: key))
             usleep(5_000)
             while let frames = try socket.receive() {
-                if frames.count == 1, case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) { taken += jobs.count }
+                if frames.count == 1, case .jobs(let chunks)? = try? WireMessage.decode(frames[0]) {
+                    taken += chunks.reduce(0) { $0 + $1.jobs.count }
+                }
             }
             socket.close()
         }
@@ -179,7 +188,8 @@ struct RogueWorker: ParsableCommand {
             usleep(100_000)
             while let frames = try socket.receive() {
                 switch try? WireMessage.decode(frames[0]) {
-                case .jobs(let jobs)?:
+                case .jobs(let chunks)?:
+                    let jobs = chunks.flatMap(\.jobs)
                     taken += jobs.count
                     let lies = jobs.map { job in
                         var result = JobResult(answering: job, worker: me, status: .solved)

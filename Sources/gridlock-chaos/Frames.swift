@@ -32,8 +32,9 @@ struct Frames: ParsableCommand {
         let batch = target.batch
         let fake = JobFingerprint(0xDEAD_BEEF)
         let hostile: [WireMessage] = [
-            .heartbeat(forger, jobs: [-1]),
-            .heartbeat(forger, jobs: [Int.min, Int.max, 1 << 40]),
+            // Far past any chunk sent, and a count past any credit.
+            .heartbeat(forger, HeldWork(current: ChunkPosition(chunk: ChunkID(.max), index: 255), lastReceived: ChunkID(.max), jobs: 1)),
+            .heartbeat(forger, HeldWork(current: nil, lastReceived: ChunkID(0), jobs: WireProtocol.maximumHeldJobs)),
             .ready(forger, credit: Int.max),
             .ready(forger, credit: -5),
             .stored(batch: batch, jobs: [StoredJob(job: -1, fingerprint: fake, status: .solved, wrong: false)]),
@@ -89,7 +90,7 @@ struct HugeNames: ParsableCommand {
             let socket = try dealer(context, to: target.to, identity: Array("chaos-huge-\(index)".utf8))
             let identity = WorkerIdentity(host: name, pid: index)
             try send(socket, WireMessage.ready(identity, credit: 4).encoded())
-            try send(socket, WireMessage.heartbeat(identity, jobs: []).encoded())
+            try send(socket, WireMessage.heartbeat(identity, .nothing).encoded())
             usleep(50_000)
             socket.close()
         }

@@ -72,8 +72,11 @@ enum FuzzTarget {
         var result = JobResult(answering: job, worker: identity, status: .solved)
         result.moves = 3
         let stored = StoredJob(storing: result)
+        // The coordinator's first chunk, as the target's machine numbers them.
+        let chunk = ChunkID(CoordinatorMachine.Configuration(batch: "b", identity: identity).chunkEpoch)
         let messages: [WireMessage] = [
-            .ready(identity, credit: 4), .jobs([job]), .heartbeat(identity, jobs: [0, 1]), .results([result]),
+            .ready(identity, credit: 4, jobSeconds: 0.001), .jobs([JobChunk(id: chunk, jobs: [job])]),
+            .heartbeat(identity, HeldWork(current: ChunkPosition(chunk: chunk, index: 0), lastReceived: chunk, jobs: 1)), .results([result]),
             .stored(batch: "b", jobs: [stored]), .sinkHello, .storedQuery(batch: "b", from: 0, limit: 10),
             .storedPage(batch: "b", from: 0, jobs: [stored], complete: true), .forget(batch: "b", from: 2), .drained,
             .sinkStopped(reason: "disk full"),

@@ -141,7 +141,7 @@ struct CurveClusterTests {
             _ = try dealer.send([WireMessage.ready(insider, credit: 4).encoded()], dontWait: true)
             if try ZMQPoller.readable([dealer], timeout: .milliseconds(200))[0] {
                 while let frames = try dealer.receive() {
-                    if frames.count == 1, case .jobs(let jobs)? = try? WireMessage.decode(frames[0]) { taken += jobs }
+                    if frames.count == 1, case .jobs(let chunks)? = try? WireMessage.decode(frames[0]) { taken += chunks.flatMap(\.jobs) }
                 }
             }
         }

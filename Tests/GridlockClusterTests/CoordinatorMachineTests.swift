@@ -35,7 +35,7 @@ struct CoordinatorMachineTests {
 
     static func dispatched(_ actions: [CoordinatorMachine.Action]) -> [Job] {
         actions.flatMap { action -> [Job] in
-            if case .send(_, .jobs(let jobs)) = action { return jobs }
+            if case .send(_, .jobs(let chunks)) = action { return chunks.flatMap(\.jobs) }
             return []
         }
     }
@@ -128,7 +128,7 @@ struct CoordinatorMachineTests {
         let ready = WireMessage.ready(Self.identity, credit: 3)
         #expect(Self.dispatched(machine.receive([Self.worker, ready.encoded()], now: Self.t0)).isEmpty)
         #expect(Self.dispatched(machine.receive([Self.worker] + ready.frames(key: ClusterKey.random()), now: Self.t0)).isEmpty)
-        let heartbeat = WireMessage.heartbeat(Self.identity, jobs: [])
+        let heartbeat = WireMessage.heartbeat(Self.identity, .nothing)
         #expect(Self.withoutLogs(machine.receive([Self.worker, heartbeat.encoded()], now: Self.t0)).isEmpty)
         #expect(machine.progress.dropped.forged == 5)
         // Nor is it known: it does not hear `alive`.
@@ -205,7 +205,7 @@ struct CoordinatorMachineTests {
     func silentWorkerLosesItsJobs() {
         var machine = Self.machine(jobs: 3)
         _ = machine.receive(.ready(Self.identity, credit: 3), from: Self.worker, now: Self.t0)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: [0, 1, 2]), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [0, 1, 2])), from: Self.worker, now: Self.t0)
         let later = Self.t0.advanced(by: .seconds(5))
         _ = machine.tick(now: later)
         #expect(machine.progress.reissued == 3)
@@ -237,52 +237,63 @@ struct CoordinatorMachineTests {
         return false
     }
 
-    @Test("jobs sent before the first one a heartbeat lists are finished, and no longer count against the credit")
+    @Test("jobs sent before the one a heartbeat is at are finished at once, and no longer count against the credit")
     func heartbeatFinishesTheJobsBeforeTheFirstHeld() {
         var machine = Self.machine(jobs: 300)
         _ = machine.receive(.ready(Self.identity, credit: 10), from: Self.worker, now: Self.t0)
         let soon = Self.t0.advanced(by: .milliseconds(100))
-        _ = machine.receive(.heartbeat(Self.identity, jobs: [5, 6, 7, 8, 9]), from: Self.worker, now: soon)
-        // Within the hand-over grace a job may still be on its way, even ahead of one the worker
-        // holds (a restarted coordinator sends a worker's held jobs again, behind new ones).
-        #expect((0..<10).allSatisfy { machine.isAssigned($0, to: Self.worker) })
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [5, 6, 7, 8, 9])), from: Self.worker, now: soon)
+        // It says it received every chunk and is at job 5: the jobs before it are finished.
+        #expect((0..<5).allSatisfy { Self.isAwaitingStore(machine, $0) })
+        #expect((5..<10).allSatisfy { machine.isAssigned($0, to: Self.worker) })
         // It holds 5, so it may be sent 251 more, not 246.
         let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: soon))
         #expect(more.count == WireProtocol.maximumCredit - 5)
-        let later = Self.t0.advanced(by: .seconds(2))
-        _ = machine.receive(.heartbeat(Self.identity, jobs: [5, 6, 7, 8, 9] + more.map(\.id)), from: Self.worker, now: later)
-        #expect((0..<5).allSatisfy { Self.isAwaitingStore(machine, $0) })
-        #expect((5..<10).allSatisfy { machine.isAssigned($0, to: Self.worker) })
     }
 
-    @Test("a heartbeat listing none of its jobs finishes only those sent longer ago than the hand-over grace")
-    func emptyHeartbeatWaitsForTheGrace() {
+    @Test("chunks a worker has not received yet are on their way and count against its credit; past the hand-over grace they are lost and go out again, uncharged")
+    func chunksOnTheirWay() {
         var machine = Self.machine(jobs: 300)
         _ = machine.receive(.ready(Self.identity, credit: 4), from: Self.worker, now: Self.t0)
-        // The heartbeat may have left before the jobs arrived.
+        // None finished yet: one job a chunk, four chunks.
+        #expect(machine.workers[Self.worker]?.sent.contents.map(\.position.index) == [0, 0, 0, 0])
+        // The heartbeat left before the jobs arrived: none is finished.
         let soon = Self.t0.advanced(by: .milliseconds(10))
-        _ = machine.receive(.heartbeat(Self.identity, jobs: []), from: Self.worker, now: soon)
+        _ = machine.receive(.heartbeat(Self.identity, .nothing), from: Self.worker, now: soon)
         #expect((0..<4).allSatisfy { machine.isAssigned($0, to: Self.worker) })
-        // Or it finished them all: either way they do not hold back its next ask.
+        // They count against its credit while on their way.
         let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: soon))
-        #expect(more.count == WireProtocol.maximumCredit)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: more.map(\.id)), from: Self.worker, now: Self.t0.advanced(by: .seconds(2)))
+        #expect(more.count == WireProtocol.maximumCredit - 4)
+        // Received and finished, all of them: the first four are finished.
+        let received = machine.workers[Self.worker]?.lastChunkSent
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, more.map(\.id), received: received)), from: Self.worker, now: soon)
         #expect((0..<4).allSatisfy { Self.isAwaitingStore(machine, $0) })
+        #expect(machine.progress.reissued == 0)
+        // Another worker's chunks never arrive: past the grace they go out again, uncharged.
+        _ = machine.receive(.ready(Self.identity, credit: 1), from: [2], now: soon)
+        let lostJob = machine.workers[[2]]!.sent.first!.job
+        _ = machine.receive(.heartbeat(Self.identity, .nothing), from: [2], now: Self.t0.advanced(by: .milliseconds(900)))
+        #expect(machine.progress.reissued == 0)
+        _ = machine.receive(.heartbeat(Self.identity, .nothing), from: [2], now: Self.t0.advanced(by: .milliseconds(1_100)))
+        #expect(machine.progress.reissued == 1)
+        #expect(machine.workers[[2]]?.sent.isEmpty == true)
+        let again = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1), from: [3], now: Self.t0.advanced(by: .milliseconds(1_100))))
+        #expect(again.map(\.id) == [lostJob] && again.map(\.attempt) == [1])
     }
 
-    @Test("a heartbeat listing more jobs than any worker may hold is dropped as malformed; an honest worker's credit and grants on their way are not")
+    @Test("a heartbeat saying it holds more jobs than any worker may is dropped as malformed; an honest worker's is not")
     func oversizedHeartbeatIsDropped() {
         var machine = Self.machine(jobs: 1)
         let bound = CoordinatorMachine.maximumHeldListed
         #expect(bound == 4 * WireProtocol.maximumCredit)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...bound)), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.heartbeat(Self.identity, HeldWork(current: nil, lastReceived: nil, jobs: bound + 1)), from: Self.worker, now: Self.t0)
         #expect(machine.progress.dropped.malformed == 1)
         #expect(machine.workers.isEmpty)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0..<bound)), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.heartbeat(Self.identity, HeldWork(current: nil, lastReceived: nil, jobs: bound)), from: Self.worker, now: Self.t0)
         #expect(machine.progress.dropped.malformed == 1 && machine.workers.count == 1)
     }
 
-    @Test("--paired: a record of 2,000 jobs (2 solvers x 1,000 repeats) goes to one worker whole, and its heartbeats listing them are heard")
+    @Test("--paired: a record of 2,000 jobs (2 solvers x 1,000 repeats) goes to one worker whole, and its heartbeats are heard")
     func pairedRecordsPastTheBound() {
         var configuration = CoordinatorMachine.Configuration(batch: "b", identity: Self.identity)
         configuration.paired = true
@@ -296,27 +307,87 @@ struct CoordinatorMachineTests {
         _ = machine.read(record, ended: true, now: Self.t0)
         _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
         _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
-        let sent = Self.dispatched(machine.receive(.ready(Self.identity, credit: 4), from: Self.worker, now: Self.t0))
+        let sent = Self.dispatched(machine.receive(.ready(Self.identity, credit: 4, jobSeconds: 0), from: Self.worker, now: Self.t0))
         #expect(sent.count == 2_000)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: sent.map(\.id)), from: Self.worker, now: Self.t0.advanced(by: .seconds(1)))
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, sent.map(\.id))), from: Self.worker, now: Self.t0.advanced(by: .seconds(1)))
         #expect(machine.progress.dropped.malformed == 0)
         // The bound grows by a record for each of the four grants it allows, no more.
-        _ = machine.receive(.heartbeat(Self.identity, jobs: Array(0...(CoordinatorMachine.maximumHeldListed + 4 * 2_000))), from: Self.worker, now: Self.t0)
+        let past = HeldWork(current: nil, lastReceived: nil, jobs: CoordinatorMachine.maximumHeldListed + 4 * 2_000 + 1)
+        _ = machine.receive(.heartbeat(Self.identity, past), from: Self.worker, now: Self.t0)
         #expect(machine.progress.dropped.malformed == 1)
     }
 
-    @Test("jobs sent after the last one a heartbeat lists are on their way, and count against the credit: a worker never holds past it")
+    @Test("jobs in chunks a heartbeat has not received are on their way, and count against the credit: a worker never holds past it")
     func jobsOnTheirWayCount() {
         var machine = Self.machine(jobs: 2_000)
         let first = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: Self.t0))
         #expect(first.count == WireProtocol.maximumCredit)
-        // It read the grant's first 100 jobs, finished 60, and asks again before the rest arrive.
-        let later = Self.t0.advanced(by: .seconds(2))
-        _ = machine.receive(.heartbeat(Self.identity, jobs: first[60..<100].map(\.id)), from: Self.worker, now: later)
+        // It received the grant's first 100 jobs, finished 60, and asks again before the rest arrive.
+        let later = Self.t0.advanced(by: .milliseconds(500))
+        let sent = machine.workers[Self.worker]!.sent.contents
+        let received = sent[sent.startIndex + 99].position.chunk
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, first[60..<100].map(\.id), received: received)), from: Self.worker, now: later)
         let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 216), from: Self.worker, now: later))
-        // It will hold the 40 it listed and the 156 on their way: 60 more, not 216.
+        // It will hold the 40 it has and the 156 on their way: 60 more, not 216.
         #expect(more.count == 60, "\(more.count)")
         #expect((0..<60).allSatisfy { Self.isAwaitingStore(machine, first[$0].id) })
+    }
+
+    @Test("a chunk is about 5 ms of the worker's jobs: one job until it says how long they take, the whole grant for trivial ones")
+    func chunkSizes() {
+        let machine = Self.machine(jobs: 1)
+        #expect(machine.chunkJobs(jobSeconds: nil) == 1)
+        #expect(machine.chunkJobs(jobSeconds: 0.001) == 5)
+        #expect(machine.chunkJobs(jobSeconds: 0.000_01) == WireProtocol.maximumChunkJobs)
+        #expect(machine.chunkJobs(jobSeconds: 0) == WireProtocol.maximumChunkJobs)
+        #expect(machine.chunkJobs(jobSeconds: 2) == 1)
+        var chunked = Self.machine(jobs: 300)
+        let actions = chunked.receive(.ready(Self.identity, credit: 12, jobSeconds: 0.001), from: Self.worker, now: Self.t0)
+        let chunks = actions.flatMap { action -> [JobChunk] in
+            if case .send(_, .jobs(let chunks)) = action { return chunks }
+            return []
+        }
+        #expect(chunks.map(\.jobs.count) == [5, 5, 2])
+        #expect(chunks.flatMap(\.jobs).map(\.id) == Array(0..<12))
+        #expect(Set(chunks.map(\.id)).count == 3)
+    }
+
+    @Test("a worker killed mid-chunk loses only its unfinished jobs: those before its last position wait for the sink, only the running one is charged")
+    func midChunkDeath() {
+        var machine = Self.machine(jobs: 8)
+        let sent = Self.dispatched(machine.receive(.ready(Self.identity, credit: 8, jobSeconds: 0.000_1), from: Self.worker, now: Self.t0))
+        #expect(sent.count == 8)
+        #expect(Set(machine.workers[Self.worker]!.sent.contents.map(\.position.chunk)).count == 1, "one chunk of 8")
+        // It is at index 3 when it dies; the sink has stored 0 and 1.
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, Array(3..<8))), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.stored(batch: "b", jobs: (0..<2).map { StoredJob(job: $0, fingerprint: sent[$0].fingerprint) }), from: Self.sink, now: Self.t0)
+        let silent = Self.t0.advanced(by: .seconds(4))
+        _ = machine.tick(now: silent)
+        // Jobs 3 to 7 go out again; job 2 waits for the sink's word.
+        #expect(machine.progress.reissued == 5)
+        #expect(Self.isAwaitingStore(machine, 2))
+        // Its result never came: after the store timeout (the sink still heard), job 2 goes out again too.
+        let timedOut = silent.advanced(by: .seconds(11))
+        _ = machine.receive(.stored(batch: "b", jobs: []), from: Self.sink, now: timedOut)
+        _ = machine.tick(now: timedOut)
+        #expect(machine.progress.reissued == 6)
+        // Only the job it was running is charged an attempt.
+        let again = Self.dispatched(machine.receive(.ready(Self.identity, credit: 8), from: [2], now: timedOut))
+        #expect(Set(again.map(\.id)) == Set(2..<8))
+        #expect(again.filter { $0.attempt == 2 }.map(\.id) == [3])
+    }
+
+    @Test("a heartbeat from a worker still on a chunk of this coordinator's run before a restart finishes none of this run's, and its held jobs count")
+    func positionFromAnotherRun() {
+        var machine = Self.machine(jobs: 300)
+        _ = machine.receive(.ready(Self.identity, credit: 10), from: Self.worker, now: Self.t0)
+        let old = ChunkID(7)
+        let newest = machine.workers[Self.worker]!.lastChunkSent!
+        _ = machine.receive(.heartbeat(Self.identity, HeldWork(current: ChunkPosition(chunk: old, index: 3), lastReceived: newest, jobs: 50)), from: Self.worker, now: Self.t0)
+        #expect((0..<10).allSatisfy { machine.isAssigned($0, to: Self.worker) })
+        #expect(machine.workers[Self.worker]?.running == nil)
+        let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: Self.t0))
+        #expect(more.count == WireProtocol.maximumCredit - 50)
     }
 
     /// A machine with `job` alone read, the sink heard (nothing stored), and the worker ready for it at t0.
@@ -338,12 +409,12 @@ struct CoordinatorMachineTests {
         // It starts running at t0 (its first heartbeat): limit 1 s plus 2 s of grace ends at 3 s.
         for step in 0...3 {
             let now = Self.t0.advanced(by: .milliseconds(step * 900))
-            _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: now)
+            _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [0])), from: Self.worker, now: now)
             _ = machine.tick(now: now)
         }
         #expect(machine.progress.reissued == 0)
         let late = Self.t0.advanced(by: .milliseconds(3_100))
-        _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: late)
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [0])), from: Self.worker, now: late)
         _ = machine.tick(now: late)
         #expect(machine.progress.reissued == 1)
         let again = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1), from: [2], now: late))
@@ -357,7 +428,7 @@ struct CoordinatorMachineTests {
         while start + .milliseconds(step * 250) <= end {
             let now = Self.t0.advanced(by: start + .milliseconds(step * 250))
             let listed = step.isMultiple(of: 2) ? [999] + jobs : jobs
-            _ = machine.receive(.heartbeat(Self.identity, jobs: listed), from: Self.worker, now: now)
+            _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, listed)), from: Self.worker, now: now)
             _ = machine.tick(now: now)
             step += 1
         }
@@ -425,12 +496,12 @@ struct CoordinatorMachineTests {
             source: "f.txt:1", firstLine: 1, limits: JobLimits(cpuSeconds: 0.25))))
         for step in 0...3 {
             let now = Self.t0.advanced(by: .milliseconds(step * 1_100))
-            _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: now)
+            _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [0])), from: Self.worker, now: now)
             _ = machine.tick(now: now)
         }
         #expect(machine.progress.reissued == 0, "1.5 s and 2 s of grace: not before 3.5 s")
         let late = Self.t0.advanced(by: .milliseconds(3_600))
-        _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: late)
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [0])), from: Self.worker, now: late)
         _ = machine.tick(now: late)
         #expect(machine.progress.reissued == 1)
     }
@@ -444,7 +515,7 @@ struct CoordinatorMachineTests {
         _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
         _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
         _ = machine.receive(.ready(Self.identity, credit: 1), from: Self.worker, now: Self.t0)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: [0]), from: Self.worker, now: Self.t0)
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [0])), from: Self.worker, now: Self.t0)
         let silent = Self.t0.advanced(by: .seconds(5))
         let failed = Self.sentResults(machine.tick(now: silent))
         #expect(failed.map(\.status) == [.failed])
@@ -461,12 +532,12 @@ struct CoordinatorMachineTests {
     func unacknowledgedResultIsReissuedOnlyWhileTheSinkIsHeard() {
         var machine = Self.machine(jobs: 2)
         _ = machine.receive(.ready(Self.identity, credit: 2), from: Self.worker, now: Self.t0)
-        _ = machine.receive(.heartbeat(Self.identity, jobs: [1]), from: Self.worker, now: Self.t0.advanced(by: .seconds(2)))
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [1])), from: Self.worker, now: Self.t0.advanced(by: .seconds(2)))
         #expect(Self.isAwaitingStore(machine, 0))
         // The sink has said nothing for longer than the store timeout: re-issuing would only
         // repeat work it cannot store.
         let later = Self.t0.advanced(by: .seconds(14))
-        _ = machine.receive(.heartbeat(Self.identity, jobs: [1]), from: Self.worker, now: later)
+        _ = machine.receive(.heartbeat(Self.identity, machine.held(by: Self.worker, [1])), from: Self.worker, now: later)
         _ = machine.tick(now: later)
         #expect(machine.progress.reissued == 0)
         // The sink is heard again (it acknowledges job 1), so job 0's missing acknowledgement counts.
@@ -633,7 +704,7 @@ struct CoordinatorMachineTests {
             var sent: [Job] = []
             for worker in workers { sent += Self.dispatched(machine.receive(.ready(Self.identity, credit: 256), from: worker, now: now)) }
             now = now.advanced(by: .milliseconds(1_100))
-            for worker in workers { _ = machine.receive(.heartbeat(Self.identity, jobs: []), from: worker, now: now) }
+            for worker in workers { _ = machine.receive(.heartbeat(Self.identity, machine.held(by: worker, [])), from: worker, now: now) }
             let acknowledged = sent.filter { $0.id != 0 }.map { StoredJob(job: $0.id, fingerprint: $0.fingerprint) }
             _ = machine.receive(.stored(batch: "b", jobs: acknowledged), from: Self.sink, now: now)
             _ = machine.tick(now: now)

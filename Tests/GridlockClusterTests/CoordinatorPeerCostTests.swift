@@ -28,8 +28,8 @@ struct CoordinatorPeerCostTests {
                 switch action {
                 case .send(let to, .storedQuery(_, let from, _)):
                     next += machine.receive(.storedPage(batch: "b", from: from, jobs: [], complete: false), from: to, now: now)
-                case .send(let to, .jobs(let jobs)):
-                    sent[to, default: 0] += jobs.count
+                case .send(let to, .jobs(let chunks)):
+                    sent[to, default: 0] += chunks.reduce(0) { $0 + $1.jobs.count }
                 default: break
                 }
             }

@@ -40,7 +40,7 @@ struct CoordinatorQuarantineTests {
         var held = T.dispatched(actions).map(\.id)
         var now = start
         while now <= end {
-            actions += machine.receive(.heartbeat(liar, jobs: held), from: liarID, now: at(now))
+            actions += machine.receive(.heartbeat(liar, machine.held(by: liarID, held)), from: liarID, now: at(now))
             actions += machine.tick(now: at(now))
             // What it was told to give up (a lease ended) it drops, as a real worker would not.
             held.removeAll { !machine.isAssigned($0, to: liarID) }
@@ -85,7 +85,7 @@ struct CoordinatorQuarantineTests {
         #expect(handed.map(\.id) == [0])
         var now = Duration.seconds(7)
         while now <= .milliseconds(10_250) {
-            _ = machine.receive(.heartbeat(Self.honest, jobs: [0]), from: Self.honestID, now: Self.at(now))
+            _ = machine.receive(.heartbeat(Self.honest, machine.held(by: Self.honestID, [0])), from: Self.honestID, now: Self.at(now))
             _ = machine.tick(now: Self.at(now))
             now += .milliseconds(250)
         }
@@ -105,7 +105,7 @@ struct CoordinatorQuarantineTests {
         var machine = Self.machine(jobs: 3, record: record)
         let first = T.dispatched(machine.receive(.ready(Self.liar, credit: 2), from: Self.liarID, now: T.t0))
         #expect(first.map(\.id) == [0, 1])
-        _ = machine.receive(.heartbeat(Self.liar, jobs: [1]), from: Self.liarID, now: Self.at(.seconds(2)))
+        _ = machine.receive(.heartbeat(Self.liar, machine.held(by: Self.liarID, [1])), from: Self.liarID, now: Self.at(.seconds(2)))
         let fingerprint = first[0].fingerprint
         let acknowledged = machine.receive(
             .stored(batch: "b", jobs: [StoredJob(job: 0, fingerprint: fingerprint, status: .solved, wrong: true, refutedWorker: Self.liar)]),
@@ -125,7 +125,7 @@ struct CoordinatorQuarantineTests {
         #expect(handed.map(\.id).sorted() == [1, 2])
         #expect(handed.first { $0.id == 1 }?.attempt == 1)
         // Its heartbeats no longer bring it back.
-        _ = machine.receive(.heartbeat(Self.liar, jobs: []), from: Self.liarID, now: Self.at(.seconds(3)))
+        _ = machine.receive(.heartbeat(Self.liar, machine.held(by: Self.liarID, [])), from: Self.liarID, now: Self.at(.seconds(3)))
         #expect(machine.workers[Self.liarID] == nil)
     }
 
@@ -150,7 +150,7 @@ struct CoordinatorQuarantineTests {
     static func beat(_ machine: inout CoordinatorMachine, _ listed: [Int], from start: Duration, to end: Duration) {
         var now = start
         while now <= end {
-            _ = machine.receive(.heartbeat(liar, jobs: listed), from: liarID, now: at(now))
+            _ = machine.receive(.heartbeat(liar, machine.held(by: liarID, listed)), from: liarID, now: at(now))
             _ = machine.tick(now: at(now))
             now += .milliseconds(250)
         }
@@ -176,7 +176,7 @@ struct CoordinatorQuarantineTests {
         _ = machine.receive(.ready(Self.liar, credit: 1), from: Self.liarID, now: T.t0)
         let renamed = WorkerIdentity(host: "liar", pid: 2)
         #expect(T.dispatched(machine.receive(.ready(renamed, credit: 1), from: Self.liarID, now: T.t0)).isEmpty)
-        _ = machine.receive(.heartbeat(renamed, jobs: []), from: Self.liarID, now: T.t0)
+        _ = machine.receive(.heartbeat(renamed, machine.held(by: Self.liarID, [])), from: Self.liarID, now: T.t0)
         #expect(machine.progress.dropped.unexpected == 2)
         // Quarantined, its connection stays refused under any name.
         _ = machine.receive(

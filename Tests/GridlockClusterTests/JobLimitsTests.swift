@@ -40,11 +40,13 @@ import GridlockWire
         // So is a repetition past the first: every run of --repeats is a job of its own.
         let again = Job(batch: "b", id: 2, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil, repetition: 1)
         #expect(again.fingerprint != plain.fingerprint)
-        #expect(try WireMessage.decode(WireMessage.jobs([again]).encoded()) == .jobs([again]))
-        #expect(try WireMessage.decode(WireMessage.jobs([limited, plain]).encoded()) == .jobs([limited, plain]))
+        for jobs in [[again], [limited, plain]] {
+            let chunks = [JobChunk(id: ChunkID(1), jobs: jobs)]
+            #expect(try WireMessage.decode(WireMessage.jobs(chunks).encoded()) == .jobs(chunks))
+        }
         for limits in [JobLimits(cpuSeconds: 0), JobLimits(cpuSeconds: -1), JobLimits(cpuSeconds: .nan), JobLimits(cpuSeconds: .infinity), JobLimits(memoryBytes: 0), JobLimits(memoryBytes: -5)] {
             let job = Job(batch: "b", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil, limits: limits)
-            #expect(throws: WireError.self, "\(limits)") { try WireMessage.decode(WireMessage.jobs([job]).encoded()) }
+            #expect(throws: WireError.self, "\(limits)") { try WireMessage.decode(WireMessage.jobs([JobChunk(id: ChunkID(1), jobs: [job])]).encoded()) }
         }
     }
 

@@ -45,10 +45,11 @@ import GridlockWire
         let junk = machine.receive([[7], [0x47, 0x4C]], now: Self.t0)
         #expect(junk == [.log("refused a malformed frame (frame ends early) from peer 0x07")])
         #expect(machine.progress.dropped.forged == 1 && machine.progress.dropped.malformed == 1)
-        // The table's first row: a heartbeat naming job -1 is refused, named, and nothing else,
+        // A heartbeat holding more jobs than any worker may is refused, named, and nothing else,
         // even from a worker holding the key.
-        let negative = machine.receive([[8]] + WireMessage.heartbeat(WorkerIdentity(host: "w", pid: 1), jobs: [3, -1]).frames(key: key), now: Self.t0)
-        #expect(negative == [.log("refused a malformed frame (heartbeat listing job -1) from peer 0x08")])
+        let held = HeldWork(current: nil, lastReceived: nil, jobs: 5_000)
+        let oversized = machine.receive([[8]] + WireMessage.heartbeat(WorkerIdentity(host: "w", pid: 1), held).frames(key: key), now: Self.t0)
+        #expect(oversized == [.log("refused a malformed frame (heartbeat holding 5000 jobs, over 1024) from peer 0x08")])
         #expect(machine.progress.dropped.malformed == 2)
     }
 }

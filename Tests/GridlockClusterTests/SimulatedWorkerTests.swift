@@ -27,7 +27,7 @@ struct SimulatedWorkerTests {
 
     static func credits(_ outputs: [SimulatedWorker.Output]) -> [Int] {
         outputs.compactMap { output in
-            if case .toCoordinator(.ready(_, let credit)) = output { return credit }
+            if case .toCoordinator(.ready(_, let credit, _)) = output { return credit }
             return nil
         }
     }
@@ -47,7 +47,7 @@ struct SimulatedWorkerTests {
         var times = SimulatedJobTimes.fixed(0.1)
         var worker = SimulatedWorker(identity: Self.identity, machine: Self.machine, meanSeconds: 0.1, now: start)
         _ = worker.start()
-        worker.receive(.jobs(WorkerQueueTests.jobs(0..<2)), now: start, times: &times)
+        worker.receive(.jobs(WorkerQueueTests.chunks(0..<2)), now: start, times: &times)
         #expect(worker.heldJobs == [0, 1])
         #expect(Self.results(worker.advance(now: start.advanced(by: .milliseconds(99)), times: &times, answer: Self.answer)).isEmpty)
         // The first is done at 0.1 s; the second is still running, so nothing is sent yet.
@@ -61,16 +61,18 @@ struct SimulatedWorkerTests {
         #expect(worker.isDone)
     }
 
-    @Test("a job it already holds is not queued twice; every heartbeat lists what it holds")
+    @Test("a job it already holds is not queued twice; every heartbeat says where it is in its chunks")
     func heartbeatsListHeldJobs() {
         let start = ContinuousClock.now
         var times = SimulatedJobTimes.fixed(1)
         var worker = SimulatedWorker(identity: Self.identity, machine: Self.machine, meanSeconds: 1, now: start)
         _ = worker.start()
-        worker.receive(.jobs(WorkerQueueTests.jobs(0..<2)), now: start, times: &times)
-        worker.receive(.jobs(WorkerQueueTests.jobs(1..<2)), now: start, times: &times)
+        worker.receive(.jobs(WorkerQueueTests.chunks(0..<2)), now: start, times: &times)
+        worker.receive(.jobs(WorkerQueueTests.chunks(1..<2, id: 2)), now: start, times: &times)
+        #expect(worker.heldJobs == [0, 1])
         let outputs = worker.advance(now: start.advanced(by: .milliseconds(260)), times: &times, answer: Self.answer)
-        #expect(outputs.contains(.toCoordinator(.heartbeat(Self.identity, jobs: [0, 1]))))
+        let held = HeldWork(current: ChunkPosition(chunk: ChunkID(1), index: 0), lastReceived: ChunkID(2), jobs: 2)
+        #expect(outputs.contains(.toCoordinator(.heartbeat(Self.identity, held))))
         #expect(worker.nextEvent <= start.advanced(by: .seconds(1)))
     }
 
@@ -80,7 +82,7 @@ struct SimulatedWorkerTests {
         var times = SimulatedJobTimes.fixed(0)
         var worker = SimulatedWorker(identity: Self.identity, machine: Self.machine, meanSeconds: 0, now: start)
         _ = worker.start()
-        worker.receive(.jobs(WorkerQueueTests.jobs(0..<200)), now: start, times: &times)
+        worker.receive(.jobs(WorkerQueueTests.chunks(0..<200)), now: start, times: &times)
         let outputs = worker.advance(now: start, times: &times, answer: Self.answer)
         let groups = outputs.compactMap { output -> Int? in
             if case .toSink(.results(let results)) = output { return results.count }

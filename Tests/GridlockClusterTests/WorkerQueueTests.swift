@@ -13,6 +13,11 @@ struct WorkerQueueTests {
         ids.map { Job(batch: "b", id: $0, attempt: 1, kind: .rushhour, puzzle: "", solver: "bfs", maxStates: 1, timeoutSeconds: nil) }
     }
 
+    /// The jobs as one chunk numbered `id`.
+    static func chunks(_ ids: Range<Int>, id: UInt64 = 1) -> [JobChunk] {
+        [JobChunk(id: ChunkID(id), jobs: jobs(ids))]
+    }
+
     static func result(_ job: Job) -> JobResult {
         JobResult(batch: job.batch, job: job.id, attempt: job.attempt, worker: WorkerIdentity(host: "h", pid: 1), status: .solved)
     }
@@ -32,7 +37,7 @@ struct WorkerQueueTests {
         for (seconds, window) in [(0.001, 25), (0.00001, 256), (2.0, 2)] {
             // The average moves a tenth of the way each job: fifty jobs settle it.
             for _ in 0..<50 {
-                queue.add(Self.jobs(0..<1))
+                queue.add(Self.chunks(0..<1))
                 let job = try #require(queue.next())
                 queue.finished(Self.result(job), seconds: seconds)
             }
@@ -46,30 +51,45 @@ struct WorkerQueueTests {
     @Test("held jobs list the running one first; credit waits until half the window is used")
     func heldAndCredit() throws {
         let queue = WorkerQueue(wake: try WakeSignal())
-        queue.add(Self.jobs(10..<14))
+        let one = ChunkID(1), two = ChunkID(2)
+        #expect(queue.held() == .nothing)
+        queue.add(Self.chunks(10..<14, id: 1))
         #expect(queue.credit() == nil)
         #expect(queue.credit(whenIdleOnly: true) == nil)
+        #expect(queue.held() == HeldWork(current: ChunkPosition(chunk: one, index: 0), lastReceived: one, jobs: 4))
         let first = try #require(queue.next())
         #expect(first.id == 10)
-        #expect(queue.held() == [10, 11, 12, 13])
-        queue.add(Self.jobs(12..<15))  // 12 and 13 are held already: only 14 is new.
-        #expect(queue.held() == [10, 11, 12, 13, 14])
+        #expect(queue.heldIDs() == [10, 11, 12, 13])
+        queue.add(Self.chunks(12..<15, id: 2))  // 12 and 13 are held already: only 14 is new.
+        #expect(queue.heldIDs() == [10, 11, 12, 13, 14])
+        #expect(queue.held() == HeldWork(current: ChunkPosition(chunk: one, index: 0), lastReceived: two, jobs: 5))
         queue.finished(Self.result(first), seconds: 0.00625)  // Keeps the window at 4.
+        // Between jobs, it is at the next one.
+        #expect(queue.held() == HeldWork(current: ChunkPosition(chunk: one, index: 1), lastReceived: two, jobs: 4))
         _ = try #require(queue.next())
         _ = try #require(queue.next())
-        #expect(queue.held() == [12, 13, 14])
+        #expect(queue.heldIDs() == [12, 13, 14])
+        #expect(queue.held() == HeldWork(current: ChunkPosition(chunk: one, index: 2), lastReceived: two, jobs: 3))
         #expect(queue.credit() == nil)
         queue.finished(Self.result(first), seconds: 0.00625)
-        #expect(queue.held() == [13, 14])
+        #expect(queue.heldIDs() == [13, 14])
         #expect(queue.credit() == 2)
         #expect(!queue.isIdle)
+        // Past 13, the next is 14, at index 2 of the second chunk: the skipped copies count as finished.
+        _ = try #require(queue.next())
+        queue.finished(Self.result(first), seconds: 0.00625)
+        #expect(queue.held() == HeldWork(current: ChunkPosition(chunk: two, index: 2), lastReceived: two, jobs: 1))
+        _ = try #require(queue.next())
+        queue.finished(Self.result(first), seconds: 0.00625)
+        #expect(queue.held() == HeldWork(current: nil, lastReceived: two, jobs: 0))
+        #expect(queue.jobSeconds != nil)
     }
 
     @Test("the solver thread rings when results should go or jobs run low, not after every job")
     func wakeRules() throws {
         let signal = try WakeSignal()
         let queue = WorkerQueue(wake: signal)
-        queue.add(Self.jobs(0..<8))
+        queue.add(Self.chunks(0..<8))
         var job = try #require(queue.next())
         queue.finished(Self.result(job), seconds: 0.00625)  // 7 left of a window of 4: nothing to do yet.
         #expect(!Self.rang(signal))
@@ -93,7 +113,7 @@ struct WorkerQueueTests {
     func resultsDoNotWaitLong() throws {
         let signal = try WakeSignal()
         let queue = WorkerQueue(wake: signal, maximumWindow: 256)
-        queue.add(Self.jobs(0..<200))
+        queue.add(Self.chunks(0..<200))
         var job = try #require(queue.next())
         queue.finished(Self.result(job), seconds: 0.0001)
         #expect(!Self.rang(signal))
@@ -116,7 +136,7 @@ struct WorkerQueueTests {
     func ringsOncePerTake() throws {
         let signal = try WakeSignal()
         let queue = WorkerQueue(wake: signal, maximumWindow: 256)
-        queue.add(Self.jobs(0..<600))  // Never low on jobs here: only the results ring.
+        queue.add(Self.chunks(0..<600))  // Never low on jobs here: only the results ring.
         /// The bytes written to the pipe since it was last read: one per ring.
         func rings() -> Int {
             var bytes = [UInt8](repeating: 0, count: 4096)
@@ -143,22 +163,22 @@ struct WorkerQueueTests {
     @Test("a queue refilled before it runs dry does not keep the jobs it handed out")
     func takenJobsAreDropped() throws {
         let queue = WorkerQueue(wake: try WakeSignal())
-        queue.add(Self.jobs(0..<4))
+        queue.add(Self.chunks(0..<4))
         for id in 4..<100_004 {
             let job = try #require(queue.next())
             #expect(job.id == id - 4)
             queue.finished(Self.result(job), seconds: 0.001)
             _ = queue.takeResults()
-            queue.add(Self.jobs(id..<(id + 1)))
+            queue.add(Self.chunks(id..<(id + 1)))
         }
-        #expect(queue.held().count == 4)
+        #expect(queue.heldIDs().count == 4)
         #expect(queue.storedJobs < 200)
     }
 
     @Test("a stopped queue hands out no more jobs")
     func stop() throws {
         let queue = WorkerQueue(wake: try WakeSignal())
-        queue.add(Self.jobs(0..<3))
+        queue.add(Self.chunks(0..<3))
         queue.stop()
         #expect(queue.next() == nil)
     }

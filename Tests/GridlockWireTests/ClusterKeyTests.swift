@@ -93,7 +93,7 @@ import Testing
         #expect(!ClusterKey.random().verifies(frames[0], tagFrame: frames[1]))
         #expect(WireMessage.forget(batch: "b", from: 0).frames(key: key).count == 2)
         #expect(WireMessage.ready(WorkerIdentity(host: "h", pid: 1), credit: 2).frames(key: key).count == 2)
-        #expect(WireMessage.heartbeat(WorkerIdentity(host: "h", pid: 1), jobs: [3]).frames(key: key).count == 2)
+        #expect(WireMessage.heartbeat(WorkerIdentity(host: "h", pid: 1), .nothing).frames(key: key).count == 2)
         #expect(WireMessage.jobs([]).frames(key: key).count == 1)
         #expect(WireMessage.results([]).frames(key: key).count == 1)
         #expect(WireMessage.drained.frames(key: key).count == 1)

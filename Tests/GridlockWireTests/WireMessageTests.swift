@@ -35,15 +35,17 @@ struct WireMessageTests {
 
     static let messages: [WireMessage] = [
         .ready(worker, credit: 4),
-        .jobs([
+        .ready(worker, credit: 4, jobSeconds: 0.0015),
+        .jobs([JobChunk(id: ChunkID(1 << 40), jobs: [
             Job(batch: "b-1", id: 0, attempt: 1, kind: .rushhour, puzzle: "23 ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo 58419",
                 solver: "bfs", maxStates: 50_000_000, timeoutSeconds: 2.5),
             Job(batch: "ünïcode ✓", id: Int.max, attempt: 9, kind: .rushhour, puzzle: "..B...\nAAB..>", solver: "reference",
                 maxStates: 1, timeoutSeconds: nil),
-        ]),
+        ]), JobChunk(id: ChunkID(.max), jobs: [Job(batch: "b", id: 3, attempt: 1, kind: .tilt, puzzle: "p", solver: "bfs", maxStates: 1, timeoutSeconds: nil)])]),
         .jobs([]),
-        .heartbeat(worker, jobs: [17, 18]),
-        .heartbeat(worker, jobs: []),
+        .heartbeat(worker, HeldWork(current: ChunkPosition(chunk: ChunkID(1 << 40), index: 17), lastReceived: ChunkID((1 << 40) + 2), jobs: 18)),
+        .heartbeat(worker, HeldWork(current: nil, lastReceived: ChunkID(5), jobs: 0)),
+        .heartbeat(worker, .nothing),
         .results([sampleResult, JobResult(batch: "b", job: -1, attempt: 0, worker: worker, status: .failed)]),
         .results([sampleResult]),
         .results([crashedResult, sampleResult]),
@@ -209,9 +211,10 @@ struct WireMessageTests {
     @Test("kinds and statuses travel as codes; a code no kind or status has is refused by its check")
     func unknownKindAndStatusCodes() throws {
         let job = Job(batch: "b", id: 1, attempt: 1, kind: .tilt, puzzle: "p", solver: "bfs", maxStates: 10, timeoutSeconds: nil)
-        var frame = WireMessage.jobs([job]).encoded()
-        // Header (4 bytes), list count, "b" (length and byte), id, attempt: the kind's byte follows.
-        let kindAt = 4 + 1 + 2 + 1 + 1
+        var frame = WireMessage.jobs([JobChunk(id: ChunkID(1), jobs: [job])]).encoded()
+        // Header (4 bytes), chunk count, chunk id, job count, "b" (length and byte), id, attempt:
+        // the kind's byte follows.
+        let kindAt = 4 + 1 + 1 + 1 + 2 + 1 + 1
         #expect(frame[kindAt] == PuzzleKind.tilt.wireCode)
         frame[kindAt] = 0xEE
         #expect(throws: WireError.malformed("puzzle kind")) { try WireMessage.decode(frame) }
@@ -231,6 +234,43 @@ struct WireMessageTests {
         // A list that claims more elements than the frame has bytes.
         let list: [UInt8] = [0x47, 0x4C, WireProtocol.version, 5, 1, 0x41, 0xFF, 0xFF, 0x03]
         #expect(throws: WireError.truncated) { try WireMessage.decode(list) }
+    }
+
+    @Test("a heartbeat is at most 320 bytes whatever the worker holds: the longest host, the largest pid, chunk and count")
+    func heartbeatIsBounded() throws {
+        let host = String(repeating: "h", count: WireProtocol.maximumNameBytes)
+        let largest = WireMessage.heartbeat(
+            WorkerIdentity(host: host, pid: Int.max),
+            HeldWork(current: ChunkPosition(chunk: ChunkID(.max), index: WireProtocol.maximumChunkJobs - 1), lastReceived: ChunkID(.max), jobs: WireProtocol.maximumHeldJobs))
+        let frame = largest.encoded()
+        #expect(frame.count <= WireProtocol.maximumHeartbeatBytes, "\(frame.count) bytes")
+        #expect(try WireMessage.decode(frame) == largest)
+    }
+
+    @Test("a heartbeat, ask or chunk past its bounds is malformed: a count or index out of range, a position newer than what was received, a mean time that is no time")
+    func chunkBoundsAreChecked() throws {
+        let at = ChunkPosition(chunk: ChunkID(9), index: 0)
+        let refused: [(WireMessage, String)] = [
+            (.heartbeat(Self.worker, HeldWork(current: ChunkPosition(chunk: ChunkID(9), index: -1), lastReceived: ChunkID(9), jobs: 1)), "chunk index -1"),
+            (.heartbeat(Self.worker, HeldWork(current: ChunkPosition(chunk: ChunkID(9), index: 256), lastReceived: ChunkID(9), jobs: 1)), "chunk index 256"),
+            (.heartbeat(Self.worker, HeldWork(current: nil, lastReceived: nil, jobs: -1)), "heartbeat holding -1 jobs"),
+            (.heartbeat(Self.worker, HeldWork(current: nil, lastReceived: nil, jobs: (1 << 20) + 1)), "heartbeat holding 1048577 jobs"),
+            (.heartbeat(Self.worker, HeldWork(current: at, lastReceived: ChunkID(8), jobs: 1)), "heartbeat at chunk 9 at 0, newer than the last received chunk 8"),
+            (.heartbeat(Self.worker, HeldWork(current: at, lastReceived: nil, jobs: 1)), "heartbeat at chunk 9 at 0 with no chunk received"),
+            (.heartbeat(Self.worker, HeldWork(current: at, lastReceived: ChunkID(9), jobs: 0)), "heartbeat at chunk 9 at 0 holding no jobs"),
+            (.ready(Self.worker, credit: 1, jobSeconds: .nan), "mean job time nan"),
+            (.ready(Self.worker, credit: 1, jobSeconds: -1), "mean job time -1.0"),
+            (.ready(Self.worker, credit: 1, jobSeconds: 1e10), "mean job time 10000000000.0"),
+            (.jobs([JobChunk(id: ChunkID(1), jobs: [])]), "empty chunk"),
+        ]
+        for (message, why) in refused {
+            #expect(throws: WireError.malformed(why)) { try WireMessage.decode(message.encoded()) }
+        }
+        let job = Job(batch: "b", id: 1, attempt: 1, kind: .rushhour, puzzle: "p", solver: "bfs", maxStates: 9, timeoutSeconds: nil)
+        let tooLong = WireMessage.jobs([JobChunk(id: ChunkID(1), jobs: Array(repeating: job, count: WireProtocol.maximumChunkJobs + 1))])
+        #expect(throws: WireError.malformed("list of 257 entries, over 256")) { try WireMessage.decode(tooLong.encoded()) }
+        let longest = WireMessage.jobs([JobChunk(id: ChunkID(1), jobs: Array(repeating: job, count: WireProtocol.maximumChunkJobs))])
+        #expect(try WireMessage.decode(longest.encoded()) == longest)
     }
 
     @Test("a name longer than 255 bytes (host, batch, solver) is malformed, so no table of workers holds megabytes")
@@ -272,8 +312,9 @@ struct WireMessageTests {
         ]
         for changed in changes { #expect(changed.fingerprint != job.fingerprint, "\(changed)") }
         // The decoder recomputes it from the fields: a job cannot arrive with another's identity.
-        let decoded = try? WireMessage.decode(WireMessage.jobs([same]).encoded())
-        #expect(decoded == .jobs([same]))
+        let chunk = JobChunk(id: ChunkID(1), jobs: [same])
+        let decoded = try? WireMessage.decode(WireMessage.jobs([chunk]).encoded())
+        #expect(decoded == .jobs([chunk]))
     }
 
     @Test("a string reads back only if it is UTF-8: ASCII, multibyte text; never a stray, cut, overlong or surrogate byte")
