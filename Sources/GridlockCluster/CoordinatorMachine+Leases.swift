@@ -23,9 +23,10 @@ extension CoordinatorMachine {
         worker.jobSeconds = jobSeconds
         // A worker holds at most the protocol's window, whatever it asks for.
         worker.credit = max(0, min(credit, WireProtocol.maximumCredit - stillHeld(by: worker)))
-        if worker.credit > 0, !worker.isIdle {
-            worker.isIdle = true
-            idle.append(sender)
+        if worker.credit > 0, worker.idleTicket == nil {
+            worker.idleTicket = nextIdleTicket
+            idle.append((sender, nextIdleTicket))
+            nextIdleTicket += 1
         }
         workers[sender] = worker
         dispatch(to: sender, now: now, &actions)
@@ -218,7 +219,7 @@ extension CoordinatorMachine {
         closeChunk()
         if !frame.isEmpty { actions.append(.send(to: worker, .jobs(frame))) }
         // Its entry in `idle` is left there, skipped when met: removing it would walk the list.
-        if info.credit == 0 { info.isIdle = false }
+        if info.credit == 0 { info.idleTicket = nil }
         workers[worker] = info
     }
 

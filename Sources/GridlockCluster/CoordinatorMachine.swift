@@ -165,8 +165,12 @@ public struct CoordinatorMachine {
         /// The lease end of the last job sent: the next one's lease starts there (or now, if
         /// later), since the worker solves its jobs one after another.
         var leaseChainEnd: ContinuousClock.Instant?
-        /// Whether it has credit left and an entry in `idle`.
-        var isIdle = false
+        /// Its place in `idle` while it has credit left (nil: none). An entry with another
+        /// ticket is stale: the worker spent its credit, or was forgotten, since.
+        var idleTicket: Int?
+
+        /// Whether it has credit left and a place in `idle`.
+        var isIdle: Bool { idleTicket != nil }
     }
 
     /// A job sent to a worker, and where.
@@ -192,11 +196,13 @@ public struct CoordinatorMachine {
     var storeDeadlines = FIFO<(job: Int, since: ContinuousClock.Instant)>()
     var workers: [[UInt8]: WorkerInfo] = [:]
     /// Workers with credit left, in the order they asked. An entry whose worker has since been
-    /// forgotten or spent its credit is skipped when met (`WorkerInfo.isIdle` says which count),
+    /// forgotten or spent its credit is skipped when met (its ticket is no longer the worker's),
     /// so that no message costs a walk over every worker: at 1,000 workers that walk, and the
     /// copy of this list that removing from it while `advance` iterated it made, was the
-    /// coordinator's one cost that grew with the workers.
-    var idle = FIFO<[UInt8]>()
+    /// coordinator's one cost that grew with the workers. A worker that spends its credit and
+    /// asks again queues anew, behind those that asked before it.
+    var idle = FIFO<(worker: [UInt8], ticket: Int)>()
+    var nextIdleTicket = 0
     /// Entries of `idle` met by `advance`: what a message costs in workers visited (a test
     /// checks that it does not grow with the workers).
     var idleVisits = 0
@@ -360,8 +366,7 @@ public struct CoordinatorMachine {
     /// goes, again and again, while nothing is queued would otherwise grow it without end.
     mutating func compactIdle() {
         let workers = self.workers
-        var seen = Set<[UInt8]>()
-        idle.keep { workers[$0]?.isIdle == true && seen.insert($0).inserted }
+        idle.keep { workers[$0.worker]?.idleTicket == $0.ticket }
     }
 
     /// Checks read jobs against the stored pages, hands queued jobs to idle workers, and says
@@ -370,13 +375,13 @@ public struct CoordinatorMachine {
         guard !stopped else { return }
         verify(now: now, &actions)
         guard !stopped else { return }
-        while !(queued.isEmpty && retries.isEmpty), let worker = idle.popFirst() {
+        while !(queued.isEmpty && retries.isEmpty), let entry = idle.popFirst() {
             idleVisits += 1
-            guard workers[worker]?.isIdle == true else { continue }
-            dispatch(to: worker, now: now, &actions)
+            guard workers[entry.worker]?.idleTicket == entry.ticket else { continue }
+            dispatch(to: entry.worker, now: now, &actions)
             // Credit left: the queue ran dry (or the batch stopped). It keeps its turn.
-            if workers[worker]?.isIdle == true {
-                idle.pushFront(worker)
+            if workers[entry.worker]?.idleTicket == entry.ticket {
+                idle.pushFront(entry)
                 break
             }
         }

@@ -80,4 +80,18 @@ struct CoordinatorPeerCostTests {
         let sent = Self.read([Self.job(0)], into: &machine, now: Self.t0.advanced(by: .seconds(200)))
         #expect(sent == [[255, 255]: 1])
     }
+
+    @Test("workers are served in the order they asked: one served at once when it asked, and asking again, waits behind those that asked before")
+    func servedInTheOrderAsked() {
+        var machine = Self.machine()
+        let a = WorkerIdentity(host: "a", pid: 1), b = WorkerIdentity(host: "b", pid: 2)
+        _ = Self.read([Self.job(0)], into: &machine, now: Self.t0)
+        // A asks while a job waits: served at once, its place in line left behind it.
+        _ = machine.receive(.ready(a, credit: 1), from: Self.address(1), now: Self.t0)
+        _ = machine.receive(.ready(b, credit: 1), from: Self.address(2), now: Self.t0)
+        _ = machine.receive(.ready(a, credit: 1), from: Self.address(1), now: Self.t0)
+        // B asked before A's second ask: the next job is B's.
+        #expect(Self.read([Self.job(1)], into: &machine, now: Self.t0) == [Self.address(2): 1])
+        #expect(Self.read([Self.job(2)], into: &machine, now: Self.t0) == [Self.address(1): 1])
+    }
 }
