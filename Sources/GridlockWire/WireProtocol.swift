@@ -11,32 +11,16 @@
 // A frame: "GL", the version byte, the kind byte, then the fields (WireCodec.swift). Workers
 // ask for work (`ready`, with a credit: how many more jobs they can queue) so the coordinator
 // gives jobs only to workers that asked, and a queue per worker hides the round trip between
-// two jobs. Jobs and results travel in groups: a frame, a system call and a thread wake-up cost
-// more than a short job, so the pipeline pays them once per group, not once per job (version 2;
-// version 1 sent one job or result a frame). A result's solution is one text, as the sink stores
-// it (version 3; version 2 sent a list of moves, and decoding it was a fifth of the sink's
-// work). Every job carries its fingerprint (JobFingerprint.swift), and the sink acknowledges
-// and lists stored jobs by number and fingerprint, so a resumed batch re-solves exactly the
-// jobs whose answer is not stored (version 4; version 3 trusted job numbers). Each stored job
-// also says how it ended and whether its answer was wrong, so the coordinator exits as `batch`
-// does (version 5). A sink that cannot store says why before it exits, so the coordinator stops
-// with that reason instead of re-issuing for ever; the coordinator says `alive` to each worker
-// every second, so a worker whose coordinator is gone can tell and exit; jobs carry a lease that
-// results echo, and what only the sink, the coordinator or a worker may say travels with a tag
-// frame (ClusterKey.swift) (version 6). A result carries its answer's verdict and why its run
-// ended early, if it did (version 7: outside solvers). A worker describes its machine to the
-// sink, and a result carries what the worker held idle (version 8). A coordinator tells the
-// sink of its batch: its start, its solvers and its limits (version 9), and what it takes to run
-// it again, while a worker says which code path it runs, its CPU's clock and SMT (version 10);
-// the record says how the wire was protected (version 11). A result says how its puzzle was
-// read, so the sink can replay its answer (version 12). The sink's acknowledgement names the
-// worker whose answer its replay refused, and a batch's record the workers its coordinator
-// quarantined (version 13). Jobs go out in numbered chunks, sized to a few milliseconds of
-// the worker's measured time, and a heartbeat says where the worker is in them in a few words
-// (version 14, JobChunk.swift; version 13 listed every job held). A job is done when the sink
-// says it is `stored`, not when a worker says it finished, so a result lost on the way is
-// re-issued and a duplicate is dropped by the sink. Every role of a cluster must speak the same
-// version: a worker of another is refused as malformed, and names the version it speaks.
+// two jobs. Jobs go out in numbered chunks and results in groups: a frame, a system call and a
+// thread wake-up cost more than a short job, so the pipeline pays them once per group. A
+// heartbeat says where the worker is in its chunks, in a few words whatever it holds
+// (JobChunk.swift). A job is done when the sink says it is `stored` (by number and
+// fingerprint, JobFingerprint.swift), not when a worker says it finished, so a result lost on
+// the way is re-issued, a duplicate is dropped by the sink, and a resumed batch re-solves
+// exactly the jobs whose answer is not stored. What only the sink, the coordinator or a worker
+// may say travels with a tag frame (ClusterKey.swift). Every role of a cluster must speak the
+// same version: a frame of another is refused as malformed, naming the version it speaks.
+// What each version added, and why, is in docs/cluster.md ("The wire's versions").
 
 @_exported import GridlockKinds
 

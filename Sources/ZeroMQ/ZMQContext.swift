@@ -9,10 +9,7 @@ public final class ZMQContext: @unchecked Sendable {
     private var terminated = false
 
     public init() throws(ZMQError) {
-        guard let handle = zmq_ctx_new() else {
-            throw ZMQError(errno: zmq_errno(), operation: "ctx_new")
-        }
-        self.handle = handle
+        handle = try check(zmq_ctx_new(), "ctx_new")
     }
 
     /// Makes blocking calls on its sockets fail with ETERM, then waits until every socket of
@@ -20,13 +17,23 @@ public final class ZMQContext: @unchecked Sendable {
     public func terminate() {
         guard !terminated else { return }
         terminated = true
-        while zmq_ctx_term(handle) == -1, zmq_errno() == EINTR {}
+        // Interrupted by a signal: wait again. Any other failure (a bad handle) leaves nothing to do.
+        while true {
+            do throws(ZMQError) {
+                try check(zmq_ctx_term(handle), "ctx_term")
+                return
+            } catch where error.isInterrupted {
+                continue
+            } catch {
+                return
+            }
+        }
     }
 
     /// Makes blocking calls fail with ETERM without waiting (for a signal handler or a
     /// supervising thread).
     public func shutdown() {
-        _ = zmq_ctx_shutdown(handle)
+        _ = try? check(zmq_ctx_shutdown(handle), "ctx_shutdown")
     }
 
     deinit {
@@ -45,8 +52,6 @@ extension ZMQContext {
     /// Raises the number of sockets the context may hold (libzmq's default is 1,023): a
     /// process that simulates many workers holds two each. Set before the first socket.
     public func setMaximumSockets(_ count: Int32) throws(ZMQError) {
-        guard zmq_ctx_set(handle, ZMQ_MAX_SOCKETS, count) == 0 else {
-            throw ZMQError(errno: zmq_errno(), operation: "ctx_set(ZMQ_MAX_SOCKETS)")
-        }
+        try check(zmq_ctx_set(handle, ZMQ_MAX_SOCKETS, count), "ctx_set(ZMQ_MAX_SOCKETS)")
     }
 }

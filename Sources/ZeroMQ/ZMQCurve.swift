@@ -19,7 +19,7 @@ public struct CurveKey: Sendable, Hashable, CustomStringConvertible, CustomDebug
         // zmq_z85_decode checks each character against the alphabet and returns NULL on one
         // outside it; the string it reads must end with a NUL.
         let ok = (characters + [0]).withUnsafeBufferPointer { text in
-            text.withMemoryRebound(to: CChar.self) { zmq_z85_decode(&decoded, $0.baseAddress) != nil }
+            text.withMemoryRebound(to: CChar.self) { (try? check(zmq_z85_decode(&decoded, $0.baseAddress), "z85_decode")) != nil }
         }
         guard ok else { return nil }
         bytes = decoded
@@ -37,7 +37,8 @@ public struct CurveKey: Sendable, Hashable, CustomStringConvertible, CustomDebug
     /// The key in Z85, as files hold it.
     public var z85: String {
         var text = [CChar](repeating: 0, count: 41)
-        _ = bytes.withUnsafeBufferPointer { zmq_z85_encode(&text, $0.baseAddress, 32) }
+        // 32 bytes always encode (a multiple of 4): the check cannot fail here.
+        _ = bytes.withUnsafeBufferPointer { try? check(zmq_z85_encode(&text, $0.baseAddress, 32), "z85_encode") }
         return String(decoding: text.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
@@ -50,8 +51,8 @@ public struct CurveKeyPair: Sendable, Hashable, CustomStringConvertible {
     public init?(secretKey: CurveKey) {
         var publicText = [CChar](repeating: 0, count: 41)
         let secretText = secretKey.z85.utf8CString
-        let derived = secretText.withUnsafeBufferPointer { zmq_curve_public(&publicText, $0.baseAddress) }
-        guard derived == 0, let publicKey = CurveKey(z85: String(decoding: publicText.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let derived = secretText.withUnsafeBufferPointer { (try? check(zmq_curve_public(&publicText, $0.baseAddress), "curve_public")) != nil }
+        guard derived, let publicKey = CurveKey(z85: String(decoding: publicText.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self))
         else { return nil }
         self.publicKey = publicKey
         self.secretKey = secretKey
@@ -61,7 +62,7 @@ public struct CurveKeyPair: Sendable, Hashable, CustomStringConvertible {
     public static func generate() throws(ZMQError) -> CurveKeyPair {
         var publicText = [CChar](repeating: 0, count: 41)
         var secretText = [CChar](repeating: 0, count: 41)
-        _ = try check(zmq_curve_keypair(&publicText, &secretText), "curve_keypair")
+        try check(zmq_curve_keypair(&publicText, &secretText), "curve_keypair")
         let text = { (buffer: [CChar]) in String(decoding: buffer.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         guard let secret = CurveKey(z85: text(secretText)), let pair = CurveKeyPair(secretKey: secret) else {
             throw ZMQError(errno: EINVAL, operation: "curve_keypair")

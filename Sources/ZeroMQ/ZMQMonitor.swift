@@ -26,9 +26,7 @@ public final class ZMQMonitor {
         let endpoint = "inproc://gridlock-monitor-\(name)"
         let events = ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL
             | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
-        guard zmq_socket_monitor(target.handle, endpoint, events) == 0 else {
-            throw ZMQError(errno: zmq_errno(), operation: "socket_monitor")
-        }
+        try check(zmq_socket_monitor(target.handle, endpoint, events), "socket_monitor")
         self.target = target
         socket = try ZMQSocket(context, .pair)
         try socket.set(.lingerMilliseconds(0))
@@ -68,7 +66,7 @@ public final class ZMQMonitor {
 
     /// Stops the monitor and closes its end (before the watched socket closes).
     public func close() {
-        _ = zmq_socket_monitor(target.handle, nil, 0)
+        _ = try? check(zmq_socket_monitor(target.handle, nil, 0), "socket_monitor (stop)")
         socket.close()
     }
 }

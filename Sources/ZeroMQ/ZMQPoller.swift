@@ -17,11 +17,10 @@ public enum ZMQPoller {
         let (seconds, attoseconds) = timeout.components
         let partial: Int64 = attoseconds % 1_000_000_000_000_000 > 0 ? 1 : 0
         let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + partial)
-        let count = zmq_poll(&items, Int32(items.count), Int(milliseconds))
-        if count == -1 {
-            let error = ZMQError(errno: zmq_errno(), operation: "poll")
-            if error.isInterrupted { return [Bool](repeating: false, count: items.count) }
-            throw error
+        do throws(ZMQError) {
+            try check(zmq_poll(&items, Int32(items.count), Int(milliseconds)), "poll")
+        } catch where error.isInterrupted {
+            return [Bool](repeating: false, count: items.count)
         }
         return items.map { $0.revents & Int16(ZMQ_POLLIN) != 0 }
     }

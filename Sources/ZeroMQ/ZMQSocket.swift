@@ -14,10 +14,7 @@ public final class ZMQSocket {
     private var closed = false
 
     public init(_ context: ZMQContext, _ type: ZMQSocketType) throws(ZMQError) {
-        guard let handle = zmq_socket(context.handle, type.rawValue) else {
-            throw ZMQError(errno: zmq_errno(), operation: "socket")
-        }
-        self.handle = handle
+        handle = try check(zmq_socket(context.handle, type.rawValue), "socket")
         self.type = type
         message = .allocate(capacity: 1)
     }
@@ -31,7 +28,7 @@ public final class ZMQSocket {
     public func close() {
         guard !closed else { return }
         closed = true
-        _ = zmq_close(handle)
+        _ = try? check(zmq_close(handle), "close")
     }
 
     public func bind(_ endpoint: String) throws(ZMQError) {
@@ -51,7 +48,7 @@ public final class ZMQSocket {
     public var lastEndpoint: String {
         var buffer = [CChar](repeating: 0, count: 1024)
         var size = buffer.count
-        guard zmq_getsockopt(handle, ZMQ_LAST_ENDPOINT, &buffer, &size) == 0 else { return "" }
+        guard (try? check(zmq_getsockopt(handle, ZMQ_LAST_ENDPOINT, &buffer, &size), "getsockopt ZMQ_LAST_ENDPOINT")) != nil else { return "" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -64,8 +61,7 @@ public final class ZMQSocket {
             var value = value
             _ = try check(zmq_setsockopt(handle, option.code, &value, MemoryLayout<Int64>.size), "setsockopt \(option.name)")
         case .bytes(let bytes):
-            let returnCode = bytes.withUnsafeBytes { zmq_setsockopt(handle, option.code, $0.baseAddress, $0.count) }
-            _ = try check(returnCode, "setsockopt \(option.name)")
+            try check(bytes.withUnsafeBytes { zmq_setsockopt(handle, option.code, $0.baseAddress, $0.count) }, "setsockopt \(option.name)")
         }
     }
 
@@ -77,12 +73,11 @@ public final class ZMQSocket {
         for (index, frame) in frames.enumerated() {
             var flags: Int32 = index < frames.count - 1 ? ZMQ_SNDMORE : 0
             if dontWait { flags |= ZMQ_DONTWAIT }
-            let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
-            if sent == -1 {
-                let error = ZMQError(errno: zmq_errno(), operation: "send")
+            do throws(ZMQError) {
+                try check(frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }, "send")
+            } catch where error.isWouldBlock && index == 0 {
                 // Only the first frame can fail to queue: later frames of a message always go.
-                if error.isWouldBlock, index == 0 { return false }
-                throw error
+                return false
             }
         }
         return true
@@ -92,13 +87,13 @@ public final class ZMQSocket {
     public func receive(dontWait: Bool = true) throws(ZMQError) -> [[UInt8]]? {
         var frames: [[UInt8]] = []
         while true {
-            _ = try check(zmq_msg_init(message), "msg_init")
-            defer { zmq_msg_close(message) }
+            try check(zmq_msg_init(message), "msg_init")
+            defer { _ = try? check(zmq_msg_close(message), "msg_close") }
             let flags: Int32 = dontWait && frames.isEmpty ? ZMQ_DONTWAIT : 0
-            if zmq_msg_recv(message, handle, flags) == -1 {
-                let error = ZMQError(errno: zmq_errno(), operation: "receive")
-                if error.isWouldBlock, frames.isEmpty { return nil }
-                throw error
+            do throws(ZMQError) {
+                try check(zmq_msg_recv(message, handle, flags), "receive")
+            } catch where error.isWouldBlock && frames.isEmpty {
+                return nil
             }
             let size = zmq_msg_size(message)
             let data = zmq_msg_data(message)!
