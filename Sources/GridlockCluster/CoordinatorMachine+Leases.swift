@@ -63,6 +63,13 @@ extension CoordinatorMachine {
             refuse(.malformed, "heartbeat holding \(held.jobs) jobs, over \(maximumHeldListed)", from: sender, now: now, &actions)
             return
         }
+        // A position in this run's chunks needs one of them received, at or after it: an honest
+        // worker is never ahead of what it received.
+        let received = held.lastReceived.flatMap { isOurs($0) ? $0 : nil }
+        if let current = held.current, isOurs(current.chunk), !(received.map { current.chunk <= $0 } ?? false) {
+            refuse(.malformed, "heartbeat at \(current), past the last chunk it received", from: sender, now: now, &actions)
+            return
+        }
         // A quarantined worker's jobs were taken back: what it says it holds is no matter.
         guard !isQuarantined(identity, sender: sender), !changesName(sender, identity, now: now, &actions) else { return }
         var worker = workers.removeValue(forKey: sender) ?? WorkerInfo(identity: identity, lastSeen: now)
@@ -72,7 +79,6 @@ extension CoordinatorMachine {
         // Everything before this position is finished. A position from another run (this
         // coordinator's before a restart) says nothing of this run's chunks: the worker solves
         // in order, so it has started none of them.
-        let received = held.lastReceived.flatMap { isOurs($0) ? $0 : nil }
         var finishedBefore: ChunkPosition?
         if let current = held.current {
             finishedBefore = isOurs(current.chunk) ? current : nil
@@ -92,7 +98,10 @@ extension CoordinatorMachine {
         }
         worker.running = running
         let onTheirWay = takeLostChunks(of: &worker, sender, received: received, now: now, &actions)
-        worker.lastHeldCount = held.jobs + onTheirWay
+        // What it says it holds, but never less than what this run sent it and it has not passed:
+        // a worker that stays at one place while it asks again holds all it was sent, and must
+        // not be given more (its own count is its word only).
+        worker.lastHeldCount = max(held.jobs + onTheirWay, worker.sent.count)
         workers[sender] = worker
     }
 
@@ -181,13 +190,22 @@ extension CoordinatorMachine {
         // A copy, once: the closure below changes `tracked` and may not read `self`.
         let configuration = self.configuration
         while let id = nextID() {
+            guard let index = tracked.index(forKey: id), case .queued = tracked.values[index].state else { continue }
+            let bytes = tracked.values[index].puzzleBytes
+            if frameBytes + bytes > Self.jobBytesPerFrame, frameBytes > 0 {
+                // A chunk never spans two frames: the worker counts a chunk received whole. Cut
+                // before this job's place is taken, so that it is the next chunk's first.
+                closeChunk()
+                actions.append(.send(to: worker, .jobs(frame)))
+                frame.removeAll()
+                frameBytes = 0
+            }
             let position = ChunkPosition(chunk: ChunkID(nextChunk), index: chunk.count)
             // Changed in place: reading an entry's field, or writing a copy back, copies the entry
             // and its state (a third of dispatching).
             // The lease starts when the jobs sent before it are due, as the worker solves in order.
             let leaseStart = max(now, info.leaseChainEnd ?? now)
-            guard let index = tracked.index(forKey: id),
-                  let (handedOut, leaseEnd) = tracked.values.modifyEntry(at: index, { entry -> (Job, ContinuousClock.Instant?)? in
+            guard let (handedOut, leaseEnd) = tracked.values.modifyEntry(at: index, { entry -> (Job, ContinuousClock.Instant?)? in
                       guard case .queued = entry.state else { return nil }
                       entry.attempts += 1
                       let leaseEnd = Self.leaseBudget(of: entry.job, configuration).map { leaseStart + $0 }
@@ -204,14 +222,6 @@ extension CoordinatorMachine {
             info.sentSinceHeartbeat += 1
             info.credit = max(0, info.credit - 1)
             lastSource = job.source
-            let bytes = job.puzzle.utf8.count
-            if frameBytes + bytes > Self.jobBytesPerFrame, frameBytes > 0 {
-                // A chunk never spans two frames: the worker counts a chunk received whole.
-                closeChunk()
-                actions.append(.send(to: worker, .jobs(frame)))
-                frame.removeAll()
-                frameBytes = 0
-            }
             chunk.append(job)
             frameBytes += bytes
             if chunk.count >= perChunk { closeChunk() }

@@ -136,14 +136,17 @@ public struct CoordinatorMachine {
         var job: Job { shared.job }
         /// Read through the reference: `job.fingerprint` would copy the whole job out first.
         var fingerprint: JobFingerprint { shared.job.fingerprint }
+        /// The puzzle's size, what a frame of jobs is cut by.
+        var puzzleBytes: Int { shared.job.puzzle.utf8.count }
     }
 
     struct WorkerInfo {
         var identity: WorkerIdentity
         var lastSeen: ContinuousClock.Instant
         /// Jobs sent to this worker, in the order sent, which is the order it solves them, until
-        /// a heartbeat shows them finished. An entry whose job has since been stored or moved
-        /// (to another worker, or to a later chunk) is dropped when met: its state says so.
+        /// a heartbeat's position passes them (or they are taken as lost). An entry whose job
+        /// has since been stored or moved (to another worker, or to a later chunk) does nothing
+        /// when it is passed: its state says so.
         var sent = FIFO<SentJob>()
         /// How many more jobs it asked for.
         var credit = 0
@@ -422,7 +425,7 @@ public struct CoordinatorMachine {
             progress.dropped.staleAcknowledgements += 1
             return
         }
-        // Its worker's list of sent jobs drops it at the next heartbeat.
+        // Its entry in its worker's list of sent jobs goes once a heartbeat's position passes it.
         let state = tracked.remove(at: index).value.state
         if case .reported(let result, _) = state {
             if result.status == .failed { progress.failed += 1 } else { progress.unreadable += 1 }

@@ -113,9 +113,9 @@ extension HeldWork {
         lastReceived = try reader.bool() ? ChunkID(try reader.unsigned()) : nil
         jobs = try reader.int()
         guard (0...WireProtocol.maximumHeldJobs).contains(jobs) else { throw .malformed("heartbeat holding \(jobs) jobs") }
-        if let current, let lastReceived, current.chunk > lastReceived {
-            throw .malformed("heartbeat at \(current), newer than the last received \(lastReceived)")
-        }
+        // A position newer than the last chunk received is refused by the coordinator, which
+        // alone knows which ids are its run's: ids of two runs (a worker still on jobs from
+        // before a restart, and this run's newest chunk) do not compare.
         if current != nil, lastReceived == nil { throw .malformed("heartbeat at \(current!) with no chunk received") }
         if current != nil, jobs == 0 { throw .malformed("heartbeat at \(current!) holding no jobs") }
     }

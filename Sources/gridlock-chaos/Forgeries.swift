@@ -69,7 +69,7 @@ struct ForgeResults: ParsableCommand {
 
 struct Hoard: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Asks for jobs again and again and never answers: holds what it is given. With --heartbeat, lists them in its heartbeats all the while, as a stalled worker would.")
+        abstract: "Asks for jobs again and again and never answers: holds what it is given. With --heartbeat, says in its heartbeats that it holds them all the while, as a stalled worker would.")
 
     @OptionGroup var target: Target
 

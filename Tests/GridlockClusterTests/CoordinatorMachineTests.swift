@@ -379,15 +379,72 @@ struct CoordinatorMachineTests {
 
     @Test("a heartbeat from a worker still on a chunk of this coordinator's run before a restart finishes none of this run's, and its held jobs count")
     func positionFromAnotherRun() {
+        for old in [ChunkID(7), ChunkID(.max - 3)] {
+            var machine = Self.machine(jobs: 300)
+            _ = machine.receive(.ready(Self.identity, credit: 10), from: Self.worker, now: Self.t0)
+            let newest = machine.workers[Self.worker]!.lastChunkSent!
+            // Ids of two runs do not compare: one above this run's newest is no lie.
+            let held = HeldWork(current: ChunkPosition(chunk: old, index: 3), lastReceived: newest, jobs: 50)
+            _ = machine.receive(.heartbeat(Self.identity, held), from: Self.worker, now: Self.t0)
+            #expect(machine.progress.dropped.malformed == 0, "\(old)")
+            #expect((0..<10).allSatisfy { machine.isAssigned($0, to: Self.worker) })
+            #expect(machine.workers[Self.worker]?.running == nil)
+            let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: Self.t0))
+            // The 50 it holds include the 10 of this run it received.
+            #expect(more.count == WireProtocol.maximumCredit - 50, "\(old)")
+        }
+    }
+
+    @Test("a position in this run's chunks past the last one received is refused as malformed")
+    func positionPastWhatWasReceived() {
         var machine = Self.machine(jobs: 300)
         _ = machine.receive(.ready(Self.identity, credit: 10), from: Self.worker, now: Self.t0)
-        let old = ChunkID(7)
-        let newest = machine.workers[Self.worker]!.lastChunkSent!
-        _ = machine.receive(.heartbeat(Self.identity, HeldWork(current: ChunkPosition(chunk: old, index: 3), lastReceived: newest, jobs: 50)), from: Self.worker, now: Self.t0)
+        let sent = machine.workers[Self.worker]!.sent.contents
+        let first = sent.first!.position.chunk, last = sent.last!.position
+        _ = machine.receive(.heartbeat(Self.identity, HeldWork(current: last, lastReceived: first, jobs: 1)), from: Self.worker, now: Self.t0)
+        #expect(machine.progress.dropped.malformed == 1)
         #expect((0..<10).allSatisfy { machine.isAssigned($0, to: Self.worker) })
-        #expect(machine.workers[Self.worker]?.running == nil)
-        let more = Self.dispatched(machine.receive(.ready(Self.identity, credit: 1_000), from: Self.worker, now: Self.t0))
-        #expect(more.count == WireProtocol.maximumCredit - 50)
+    }
+
+    @Test("a worker that stays at one place while it asks again is never given more than its credit, whatever count it gives")
+    func stuckWorkerKeepsItsCredit() {
+        var machine = Self.machine(jobs: 2_000)
+        let first = Self.dispatched(machine.receive(.ready(Self.identity, credit: 256, jobSeconds: 0), from: Self.worker, now: Self.t0))
+        #expect(first.count == 256)
+        let newest = machine.workers[Self.worker]!.lastChunkSent!
+        let second = machine.workers[Self.worker]!.sent.contents.dropFirst().first!.position
+        var given = 0
+        for step in 1...20 {
+            let now = Self.t0.advanced(by: .milliseconds(50 * step))
+            // It says it holds one job, at the second, and asks for all it may.
+            _ = machine.receive(.heartbeat(Self.identity, HeldWork(current: second, lastReceived: newest, jobs: 1)), from: Self.worker, now: now)
+            given += Self.dispatched(machine.receive(.ready(Self.identity, credit: 256, jobSeconds: 0), from: Self.worker, now: now)).count
+        }
+        #expect(given <= 1, "\(given) more jobs to a worker that finished one")
+    }
+
+    @Test("a frame cut at 4 MiB closes its chunk before the next job's place is taken: every job is where the coordinator says")
+    func positionsAcrossAFrameCut() {
+        var machine = CoordinatorMachine(configuration: .init(batch: "b", identity: Self.identity))
+        let big = String(repeating: "x", count: 3 << 19)  // 1.5 MiB: two a frame.
+        _ = machine.read((0..<5).map { Self.job($0, puzzle: big + "\($0)") }, ended: true, now: Self.t0)
+        _ = machine.receive(.sinkHello, from: Self.sink, now: Self.t0)
+        _ = machine.receive(.storedPage(batch: "b", from: 0, jobs: [], complete: true), from: Self.sink, now: Self.t0)
+        let actions = machine.receive(.ready(Self.identity, credit: 5, jobSeconds: 0), from: Self.worker, now: Self.t0)
+        let frames = actions.compactMap { action -> [JobChunk]? in
+            if case .send(_, .jobs(let chunks)) = action { return chunks }
+            return nil
+        }
+        #expect(frames.count == 3)
+        for chunk in frames.flatMap({ $0 }) {
+            for (index, job) in chunk.jobs.enumerated() {
+                guard case .assigned(_, let at, _, _)? = machine.state(of: job.id) else {
+                    Issue.record("job \(job.id) is not assigned")
+                    continue
+                }
+                #expect(at == ChunkPosition(chunk: chunk.id, index: index), "job \(job.id)")
+            }
+        }
     }
 
     /// A machine with `job` alone read, the sink heard (nothing stored), and the worker ready for it at t0.
