@@ -29,6 +29,8 @@ final class WorkerQueue: @unchecked Sendable {
     private var queued: [QueuedJob] = []
     private var head = 0
     private var running: Int?
+    /// The running job's batch: a job is the same job only in the same batch.
+    private var runningBatch: String?
     /// Where the running job came, and the newest chunk received: what the heartbeat says.
     private var runningAt: ChunkPosition?
     private var lastReceived: ChunkID?
@@ -57,14 +59,22 @@ final class WorkerQueue: @unchecked Sendable {
         var position: ChunkPosition
     }
 
+    /// A job's identity across batches: a worker that stays for the next batch may still hold
+    /// the last one's job of the same number.
+    struct JobKey: Hashable {
+        var batch: String
+        var id: Int
+    }
+
     /// Queues chunks' jobs, skipping any already held (a coordinator may re-send after a
     /// restart): the position moves past a skipped job, so the coordinator counts it finished
     /// and the other copy's result answers it.
     func add(_ chunks: [JobChunk]) {
         condition.withLock {
-            let held = Set(heldIDsLocked())
+            var held = Set(queued[head...].map { JobKey(batch: $0.job.batch, id: $0.job.id) })
+            if let running, let runningBatch { held.insert(JobKey(batch: runningBatch, id: running)) }
             for chunk in chunks {
-                for (index, job) in chunk.jobs.enumerated() where !held.contains(job.id) {
+                for (index, job) in chunk.jobs.enumerated() where !held.contains(JobKey(batch: job.batch, id: job.id)) {
                     queued.append(QueuedJob(job: job, position: ChunkPosition(chunk: chunk.id, index: index)))
                 }
                 lastReceived = chunk.id
@@ -154,6 +164,7 @@ final class WorkerQueue: @unchecked Sendable {
                 head = 0
             }
             running = job.id
+            runningBatch = job.batch
             runningAt = position
             return (job, waited)
         }
@@ -164,6 +175,7 @@ final class WorkerQueue: @unchecked Sendable {
         let now = ContinuousClock.now
         let shouldWake = condition.withLock {
             running = nil
+            runningBatch = nil
             runningAt = nil
             outbox.append(result)
             if oldestResult == nil { oldestResult = now }

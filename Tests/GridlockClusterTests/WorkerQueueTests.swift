@@ -175,6 +175,18 @@ struct WorkerQueueTests {
         #expect(queue.storedJobs < 200)
     }
 
+    @Test("a job of another batch with a number it holds is no duplicate: a worker that stays for the next batch queues it")
+    func duplicatesAreByBatch() throws {
+        let queue = WorkerQueue(wake: try WakeSignal())
+        queue.add(Self.chunks(5..<7, id: 1))
+        _ = try #require(queue.next())  // Job 5 of batch b runs.
+        let other = (5..<7).map { Job(batch: "next", id: $0, attempt: 1, kind: .rushhour, puzzle: "", solver: "bfs", maxStates: 1, timeoutSeconds: nil) }
+        queue.add([JobChunk(id: ChunkID(2), jobs: other)])
+        queue.add(Self.chunks(5..<7, id: 3))  // Batch b's again: held, skipped.
+        #expect(queue.heldIDs() == [5, 6, 5, 6])
+        #expect(queue.held().jobs == 4)
+    }
+
     @Test("a stopped queue hands out no more jobs")
     func stop() throws {
         let queue = WorkerQueue(wake: try WakeSignal())
