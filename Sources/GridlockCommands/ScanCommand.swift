@@ -48,6 +48,9 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "line (a Rush Hour board as the database's 36 characters where it has them, else its grid; a Sudoku grid as 81 characters, . for a blank), grid (one row a line, a blank line after each puzzle), or json (one object a line, with the file and the puzzle or the error, and each flagged digit).")
     var format: ScanFormat = .line
 
+    @Option(name: .customLong("least-confidence"), help: "Refuse a Rush Hour board any part of which (a tile, the chute, the prisoner) was read with less confidence than this, 0.5-1: 0.5 takes every reading the rules allow, 1 only those where every sign agrees. --format json shows each part's.")
+    var leastConfidence: Double = 0.5
+
     @Option(name: .customLong("debug-overlay"), help: "Write the image with what was found drawn on it (the board's grid, a mark a tile, the chute) to this PNG file; one image only.")
     var debugOverlay: String?
 
@@ -64,6 +67,9 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         let files = try Self.imageFiles(images)
+        guard leastConfidence >= 0.5, leastConfidence <= 1 else {
+            throw ValidationError("--least-confidence \(leastConfidence): a confidence is 0.5 (every reading the rules allow) to 1")
+        }
         guard !files.isEmpty else { throw ValidationError("no .png, .jpg or .jpeg image in \(images.joined(separator: ", "))") }
         if debugOverlay != nil, files.count != 1 { throw ValidationError("--debug-overlay draws one image: \(files.count) were given") }
         if let debugOverlay, let drawn = FileIdentity(path: debugOverlay), drawn == FileIdentity(path: files[0]) {
@@ -71,7 +77,7 @@ struct ScanCommand: ParsableCommand {
         }
         var failures = 0, doubtful = 0
         for file in files {
-            switch Self.scan(file, kind: kind) {
+            switch Self.scan(file, kind: kind).flatMap(sureEnough) {
             case .success((let scanned, let image)):
                 print(render(scanned, file: file))
                 // Each board is out before the next file is read: a folder's answers so far
@@ -97,6 +103,17 @@ struct ScanCommand: ParsableCommand {
         if failures > 0 { StandardError.write("scan: \(failures) of \(files.count) images could not be read\n") }
         if doubtful > 0 { StandardError.write("scan: \(doubtful) of \(files.count) images have digits read in doubt (flagged above); check them before solving\n") }
         if failures + doubtful > 0 { throw ExitCode(1) }
+    }
+
+    /// A Rush Hour reading whose weakest part is under --least-confidence, refused.
+    private func sureEnough(_ reading: (Scanned, RGBAImage)) -> Result<(Scanned, RGBAImage), Problem> {
+        guard case .rushHour(let board) = reading.0 else { return .success(reading) }
+        let weakest = board.confidence.weakest
+        guard weakest.value < leastConfidence else { return .success(reading) }
+        let place = weakest.cell.map { "row \($0.row), column \($0.column)" } ?? weakest.part
+        return .failure(Problem(
+            message: "\(place): read with confidence \(String(format: "%.2f", weakest.value)), under --least-confidence \(leastConfidence)",
+            image: reading.1))
     }
 
     struct Problem: Error {
@@ -185,7 +202,7 @@ struct ScanCommand: ParsableCommand {
         case (.rushHour(let scanned), .json):
             JSONLine.encode(ScannedBoard(
                 file: file, kind: PuzzleKind.rushhour.rawValue, width: scanned.puzzle.width, height: scanned.puzzle.height,
-                board: scanned.puzzle.databaseBoard, grid: scanned.grid))
+                board: scanned.puzzle.databaseBoard, grid: scanned.grid, confidence: .init(scanned.confidence)))
         case (.sudoku(let scanned), .line): scanned.line
         case (.sudoku(let scanned), .grid): scanned.grid + "\n"
         case (.sudoku(let scanned), .json):
@@ -202,6 +219,21 @@ struct ScanCommand: ParsableCommand {
         var height: Int
         var board: String?
         var grid: String
+        var confidence: Sureness
+
+        /// ScanConfidence to two places: per tile (rows from the top), the chute, the prisoner.
+        struct Sureness: Encodable {
+            var cells: [[Double]]
+            var chute: Double
+            var prisoner: Double
+
+            init(_ confidence: ScanConfidence) {
+                let rounded = { (value: Double) in (value * 100).rounded() / 100 }
+                cells = confidence.cells.map { $0.map(rounded) }
+                chute = rounded(confidence.chute)
+                prisoner = rounded(confidence.prisoner)
+            }
+        }
     }
 
     private struct ScannedGrid: Encodable {

@@ -1,20 +1,24 @@
 // A Rush Hour (Unblock Me) board read from a picture, by the rules docs/scanning.md lists:
 //
-// 1. The board is the inside of a frame of contrasting colour, divided into square tiles
-//    (BoardFinder). It may sit anywhere in a larger picture.
-// 2. The tray's colour is what lies just inside the frame all round: blocks stand a little
-//    inside their tiles, so the tray shows between them and the frame. Where blocks crowd the
+// 1. The board is the inside of a frame, divided into square tiles (BoardFinder). It may sit
+//    anywhere in a larger picture.
+// 2. A block stands a little inside its tiles: along a side where it ends, its face stops
+//    short of the tile's edge (TileSides). An empty tile's tray, and a block going on into the
+//    next tile, run to the edge. A tile whose face stops short on two sides or more is a block,
+//    whatever its colour; one that stops on none is the tray unless its colour is far from the
+//    tray's (a block drawn flush with its tile). RushHourTiles.
+// 3. The tray's colour is what lies just inside the frame all round. Where blocks crowd the
 //    frame, each of the commonest colours there is tried: only the tray's reads by the rules.
-// 3. A tile whose middle has the tray's colour is empty; any other holds a block.
-// 4. Two neighbouring block tiles belong to one block unless a seam (the tray showing through,
-//    or an outline) runs between them, close to their shared edge. A block is a straight run
-//    of 2 or 3 tiles; a lone tile is a fixed block, grey and darker than the tray.
-// 5. The chute is the gap in the frame beside one row: the place, left or right of a row,
-//    where the frame's colour is most unlike the frame elsewhere.
+// 4. Two neighbouring block tiles belong to one block unless a seam runs between them: either
+//    face stopping short of their shared edge, or the tray or an outline showing across it. A
+//    block is a straight run of 2 or 3 tiles; a lone tile is a fixed block, grey.
+// 5. The chute is the one row beside which the outside of the board differs from beside every
+//    other: a notch in the frame, or an arrow past it (RushHourChute).
 // 6. The prisoner is the horizontal block in the chute's row that is reddest, clearly.
 //
-// Anything that breaks a rule is an error naming the tile and what could not be read: nothing
-// is guessed.
+// Every decision carries a confidence (ScanConfidence). Anything that breaks a rule is an
+// error naming the tile (rows and columns from 0) and what could not be read: nothing is
+// guessed.
 
 import GridlockCore
 
@@ -34,6 +38,8 @@ public struct ScannedRushHour: Sendable {
     /// The board as its readable grid (the chute marked), which RushHourPuzzle reads.
     public var grid: String
     public var puzzle: RushHourPuzzle
+    /// How sure each part of the reading is.
+    public var confidence: ScanConfidence
     /// What was found, for `--debug-overlay`.
     var board: BoardGrid
 }
@@ -43,8 +49,13 @@ public enum RushHourScanner {
     /// tiles still a hundred pixels wide, in a quarter of the time.
     public static let workingPixels = 1_200_000
 
+    /// The picture as it is read: reduced, and straightened when turned a little.
+    static func prepared(_ image: RGBAImage) -> RGBAImage {
+        Deskew.straightened(image.reduced(toAtMost: workingPixels))
+    }
+
     public static func scan(_ image: RGBAImage) -> Result<ScannedRushHour, ScanError> {
-        let image = image.reduced(toAtMost: workingPixels)
+        let image = prepared(image)
         let edges = EdgeMap(image)
         do {
             guard let board = try BoardFinder.find(in: edges) else {
@@ -66,9 +77,12 @@ public enum RushHourScanner {
         // two that both read, as different boards, are no answer.
         var readings: [ScannedRushHour] = []
         var firstError: Error?
+        var sides = (0..<board.rows).map { row in (0..<board.columns).map { TileSides(board, row: row, column: $0, image: image) } }
+        TileSides.settle(&sides, tile: board.tile)
+        try TileSides.checkRegistration(sides)
         for tray in trayColours(board, image) {
             do {
-                readings.append(try read(board, in: image, tray: tray))
+                readings.append(try read(board, in: image, sides: sides, tray: tray))
             } catch {
                 firstError = firstError ?? error
             }
@@ -80,48 +94,36 @@ public enum RushHourScanner {
         return reading
     }
 
-    static func read(_ board: BoardGrid, in image: RGBAImage, tray: RGB) throws -> ScannedRushHour {
-        let tile = board.tile
-        // Each tile's middle.
-        var middles: [[RGB]] = []
-        for row in 0..<board.rows {
-            middles.append((0..<board.columns).map { column in
-                let (x, y) = board.centre(row: row, column: column)
-                let half = tile * 0.2
-                return image.mean(x0: Int(x - half), y0: Int(y - half), x1: Int(x + half), y1: Int(y + half))
-            })
-        }
-        let emptyDistance = 60, blockDistance = 110
-        var occupied = [[Bool]](repeating: [Bool](repeating: false, count: board.columns), count: board.rows)
-        for row in 0..<board.rows {
-            for column in 0..<board.columns {
-                let distance = middles[row][column].distance(to: tray)
-                if distance > emptyDistance, distance < blockDistance {
-                    throw ScanError("row \(row + 1), column \(column + 1): colour \(middles[row][column]) between empty (the tray, \(tray)) and block")
-                }
-                occupied[row][column] = distance >= blockDistance
-            }
-        }
+    static func read(_ board: BoardGrid, in image: RGBAImage, sides: [[TileSides]], tray: RGB) throws -> ScannedRushHour {
+        let middles = sides.map { $0.map(\.face) }
+        let tiles = try RushHourTiles.occupancy(sides, tray: tray, tile: board.tile)
+        let occupied = tiles.occupied
+        var confidence = tiles.confidence
         // Blocks: neighbouring occupied tiles with no seam between them.
         var owner = [[Int]](repeating: [Int](repeating: -1, count: board.columns), count: board.rows)
         var blocks: [[(row: Int, column: Int)]] = []
+        var seamConfidence: [Int: Double] = [:]
         for row in 0..<board.rows {
             for column in 0..<board.columns where occupied[row][column] && owner[row][column] < 0 {
                 var cells = [(row, column)]
                 owner[row][column] = blocks.count
                 var index = 0
+                var least = 1.0
                 while index < cells.count {
                     let (r, c) = cells[index]
                     index += 1
                     for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
                         let (nr, nc) = (r + dr, c + dc)
-                        guard nr >= 0, nc >= 0, nr < board.rows, nc < board.columns, occupied[nr][nc], owner[nr][nc] < 0,
-                              !hasSeam(between: (r, c), and: (nr, nc), board: board, middles: middles, tray: tray, image: image)
-                        else { continue }
+                        guard nr >= 0, nc >= 0, nr < board.rows, nc < board.columns, occupied[nr][nc] else { continue }
+                        let crossings = seamCrossings(between: (r, c), and: (nr, nc), board: board, middles: middles, tray: tray, image: image)
+                        let seam = RushHourTiles.seam(between: (r, c), and: (nr, nc), sides: sides, crossings: crossings)
+                        least = min(least, seam.confidence)
+                        guard !seam.divided, owner[nr][nc] < 0 else { continue }
                         owner[nr][nc] = blocks.count
                         cells.append((nr, nc))
                     }
                 }
+                seamConfidence[blocks.count] = least
                 blocks.append(cells)
             }
         }
@@ -129,19 +131,12 @@ public enum RushHourScanner {
             let rows = Set(cells.map(\.row)), columns = Set(cells.map(\.column))
             guard cells.count <= 3, rows.count == 1 || columns.count == 1 else {
                 let first = cells.min { ($0.row, $0.column) < ($1.row, $1.column) }!
-                throw ScanError("row \(first.row + 1), column \(first.column + 1): a block of \(cells.count) tiles that is no straight run of 2 or 3 (a seam not seen?)")
+                throw ScanError("row \(first.row), column \(first.column): a block of \(cells.count) tiles that is no straight run of 2 or 3 (a seam not seen?)")
             }
         }
-        // A lone tile is a fixed block, grey and darker than the tray in every theme: a coloured
-        // one is part of a block whose seam was misread, and a light one is the tray itself
-        // read with another colour taken for the tray.
-        for cells in blocks where cells.count == 1 {
-            let colour = middles[cells[0].row][cells[0].column]
-            guard colour.saturation < 48, colour.brightness + 60 < tray.brightness else {
-                throw ScanError("row \(cells[0].row + 1), column \(cells[0].column + 1): a lone tile of colour \(colour), not grey and darker than the tray (\(tray)) as a fixed block is (a seam seen inside a block?)")
-            }
-        }
-        let (exitRow, exitSide) = try chute(board, image)
+        try checkFixedBlocks(blocks, sides: sides, tray: tray, owner: owner)
+        let chute = try RushHourChute.find(board, image)
+        let (exitRow, exitSide) = (chute.row, chute.side)
         // The prisoner: the reddest horizontal block in the chute's row, clearly so.
         let candidates = blocks.indices.filter { index in
             blocks[index].count >= 2 && Set(blocks[index].map(\.row)) == [exitRow]
@@ -150,11 +145,12 @@ public enum RushHourScanner {
             blocks[index].map { middles[$0.row][$0.column].redness }.reduce(0, +) / blocks[index].count
         }
         guard let prisoner = candidates.max(by: { redness($0) < redness($1) }) else {
-            throw ScanError("row \(exitRow + 1): no horizontal block in the chute's row to be the prisoner")
+            throw ScanError("row \(exitRow): no horizontal block in the chute's row to be the prisoner")
         }
         let others = blocks.indices.filter { $0 != prisoner && blocks[$0].count >= 2 }.map(redness)
-        guard redness(prisoner) >= 40, others.allSatisfy({ redness(prisoner) - $0 >= 40 }) else {
-            throw ScanError("row \(exitRow + 1): no block in the chute's row is clearly redder than the others, to be the prisoner")
+        let margin = min(redness(prisoner), redness(prisoner) - (others.max() ?? 0)) - 40
+        guard margin >= 0 else {
+            throw ScanError("row \(exitRow): no block in the chute's row is clearly redder than the others, to be the prisoner")
         }
         // Names: the prisoner A, the others B, C... in reading order, fixed blocks x.
         var grid = [[Character]](repeating: [Character](repeating: ".", count: board.columns), count: board.rows)
@@ -169,7 +165,10 @@ public enum RushHourScanner {
                 guard !names.isEmpty else { throw ScanError("more blocks than names (24)") }
                 name = names.removeFirst()
             }
-            for cell in blocks[index] { grid[cell.row][cell.column] = name }
+            for cell in blocks[index] {
+                grid[cell.row][cell.column] = name
+                confidence[cell.row][cell.column] = min(confidence[cell.row][cell.column], seamConfidence[index] ?? 1)
+            }
         }
         let lines = grid.enumerated().map { row, cells -> String in
             let text = String(cells)
@@ -181,9 +180,33 @@ public enum RushHourScanner {
         do {
             puzzle = try RushHourPuzzle.parseGrid(lines.enumerated().map { ($0.offset + 1, $0.element) })
         } catch {
-            throw ScanError("the board read is no puzzle: \(error.description)\n\(text)")
+            throw ScanError("the board read is no puzzle: \(error)\n\(text)")
         }
-        return ScannedRushHour(grid: text, puzzle: puzzle, board: board)
+        let sureness = ScanConfidence(
+            cells: confidence, chute: chute.confidence, prisoner: min(1, 0.5 + Double(margin) / 160))
+        return ScannedRushHour(grid: text, puzzle: puzzle, confidence: sureness, board: board)
+    }
+
+    /// A lone tile is a fixed block: grey, unlike the tray (a coloured one is part of a block
+    /// whose seam was misread). A grey lone tile beside a block tile of its very colour, with
+    /// no end of either seen between them, is more likely a grey car cut in two by a seam
+    /// that is not there than a fixed block that happens to match it: refused.
+    static func checkFixedBlocks(_ blocks: [[(row: Int, column: Int)]], sides: [[TileSides]], tray: RGB, owner: [[Int]]) throws(ScanError) {
+        for cell in blocks.filter({ $0.count == 1 }).map({ $0[0] }) {
+            let colour = sides[cell.row][cell.column].face
+            guard colour.saturation < 48, colour.distance(to: tray) >= 60 else {
+                throw ScanError("row \(cell.row), column \(cell.column): a lone tile of colour \(colour), not a grey unlike the tray (\(tray)) as a fixed block is (a seam seen inside a block?)")
+            }
+            for (dr, dc, side, facing) in [(0, 1, TileSide.right, TileSide.left), (1, 0, .bottom, .top), (0, -1, .left, .right), (-1, 0, .top, .bottom)] {
+                let (row, column) = (cell.row + dr, cell.column + dc)
+                guard row >= 0, column >= 0, row < owner.count, column < owner[0].count, owner[row][column] >= 0 else { continue }
+                // Both ends seen, the fixed block's and its neighbour's, is two blocks.
+                let bothEnds = sides[cell.row][cell.column].stop(side) > 0 && sides[row][column].stop(facing) > 0
+                guard bothEnds || sides[row][column].face.distance(to: colour) >= 30 else {
+                    throw ScanError("row \(cell.row), column \(cell.column): a fixed block of the very grey of the block beside it (row \(row), column \(column)): one grey block divided by a seam not there?")
+                }
+            }
+        }
     }
 
     /// The commonest colours just inside the frame, all round: the tray's among them (rule 2).
@@ -206,14 +229,14 @@ public enum RushHourScanner {
         return commonest(samples, count: 3)
     }
 
-    /// Whether a seam runs between two neighbouring tiles (rule 4): along at least two of three
-    /// paths across their shared edge, close to it, the colour goes a good way back toward the
+    /// Along how many of three paths across two neighbouring tiles' shared edge (rule 4), close
+    /// to it, the colour goes a good way back toward the
     /// tray's (the tray showing between two blocks, however blurred), or far darker than both
     /// (an outline). A car's window or stripe darkens it but does not turn it toward a light
     /// tray, and lies further from the edge.
-    static func hasSeam(
+    static func seamCrossings(
         between a: (row: Int, column: Int), and b: (row: Int, column: Int), board: BoardGrid, middles: [[RGB]], tray: RGB, image: RGBAImage
-    ) -> Bool {
+    ) -> Int {
         let colourA = middles[a.row][a.column], colourB = middles[b.row][b.column]
         let horizontal = a.row == b.row
         let tile = board.tile
@@ -234,7 +257,7 @@ public enum RushHourScanner {
             }
             if towardTray || outline { crossings += 1 }
         }
-        return crossings >= 2
+        return crossings
     }
 
     /// The `count` most common colours among `samples` (to a sixteenth of each channel), most
@@ -243,31 +266,5 @@ public enum RushHourScanner {
         var bins: [Int: [RGB]] = [:]
         for sample in samples { bins[(sample.red >> 4) << 8 | (sample.green >> 4) << 4 | sample.blue >> 4, default: []].append(sample) }
         return bins.values.sorted { $0.count > $1.count }.prefix(count).map(RGB.median)
-    }
-
-    /// The chute (rule 5): the row and side where the band just outside the frame's inner edge
-    /// is least like the frame's colour there elsewhere.
-    static func chute(_ board: BoardGrid, _ image: RGBAImage) throws -> (row: Int, side: RushHourSide) {
-        var bands: [(row: Int, side: RushHourSide, colour: RGB)] = []
-        for row in 0..<board.rows {
-            let y = board.centre(row: row, column: 0).y
-            let half = board.tile * 0.15
-            for side in [RushHourSide.left, .right] {
-                let x0 = side == .left ? board.left - board.tile * 0.25 : board.right + board.tile * 0.08
-                // A band past the picture's edge would read as black, the most unlike any frame:
-                // a chute where the picture was only cut.
-                guard Int(x0) >= 0, Int(x0 + board.tile * 0.17) <= image.width else {
-                    throw ScanError("the picture ends at the board's \(side) edge: the frame beside it, where a chute would show, is cut off")
-                }
-                bands.append((row, side, image.mean(x0: Int(x0), y0: Int(y - half), x1: Int(x0 + board.tile * 0.17), y1: Int(y + half))))
-            }
-        }
-        let frame = RGB.median(bands.map(\.colour))
-        let ranked = bands.sorted { $0.colour.distance(to: frame) > $1.colour.distance(to: frame) }
-        let first = ranked[0].colour.distance(to: frame), second = ranked[1].colour.distance(to: frame)
-        guard first >= 90, first >= 2 * second + 30 else {
-            throw ScanError("no chute found: no gap in the frame beside one row stands out (the largest change from the frame's colour, \(frame), is \(first), the next \(second))")
-        }
-        return (ranked[0].row, ranked[0].side)
     }
 }

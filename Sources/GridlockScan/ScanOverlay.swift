@@ -5,10 +5,11 @@
 import GridlockCore
 
 public enum ScanOverlay {
-    /// The picture with the scan drawn on it (at the size the scanner reads it); nothing drawn
+    /// The picture with the scan drawn on it (at the size the scanner reads it, straightened);
+    /// nothing drawn
     /// when no board was found.
     public static func draw(_ image: RGBAImage) -> RGBAImage {
-        let image = image.reduced(toAtMost: RushHourScanner.workingPixels)
+        let image = RushHourScanner.prepared(image)
         var canvas = image
         let edges = EdgeMap(image)
         guard let board = try? BoardFinder.find(in: edges) else { return canvas }

@@ -55,6 +55,31 @@ struct ScanCommandTests {
         #expect(grid.stdout == "..BCCC\nD.BEFF\nDAAEG.>\n.H..GI\n.HJJGI\n.KKLL.\n\n", "\(grid.stdout)")
     }
 
+    @Test("json gives each tile's confidence, the chute's and the prisoner's; --least-confidence refuses under it, naming the weakest part")
+    func confidences() throws {
+        let directory = try BatchCommandTests.temporaryDirectory()
+        let png = try Self.rendered(Self.board, in: directory, name: "b.png")
+        let json = try GridlockBinary.run(["scan", png.path, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let confidence = try #require(object["confidence"] as? [String: Any], "\(json.stdout)")
+        let cells = try #require(confidence["cells"] as? [[Double]])
+        let chute = try #require(confidence["chute"] as? Double), prisoner = try #require(confidence["prisoner"] as? Double)
+        #expect(cells.count == 6 && cells.allSatisfy { $0.count == 6 }, "\(cells)")
+        let all = cells.joined() + [chute, prisoner]
+        #expect(all.allSatisfy { $0 >= 0.5 && $0 <= 1 }, "\(all)")
+        // At the weakest part's own confidence the board is read; a hundredth over, refused.
+        let weakest = try #require(all.min())
+        let taken = try GridlockBinary.run(["scan", png.path, "--least-confidence", String(weakest)])
+        #expect(taken.status == 0 && taken.stdout == Self.board + "\n", "\(taken.stdout)\(taken.stderr)")
+        if weakest < 0.99 {
+            let refused = try GridlockBinary.run(["scan", png.path, "--least-confidence", String(weakest + 0.01)])
+            #expect(refused.status == 1 && refused.stdout.isEmpty, "\(refused.stdout)")
+            #expect(refused.stderr.contains("read with confidence \(String(format: "%.2f", weakest)), under --least-confidence"), "\(refused.stderr)")
+        }
+        let wrong = try GridlockBinary.run(["scan", png.path, "--least-confidence", "0.3"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("a confidence is 0.5 (every reading the rules allow) to 1"), "\(wrong.stderr)")
+    }
+
     @Test("no image, no board, a missing file: each named with its reason, exit 1, the good ones still printed")
     func refusals() throws {
         let directory = try BatchCommandTests.temporaryDirectory()

@@ -43,3 +43,26 @@ import Testing
         }
     }
 }
+
+@Suite("straightening a turned picture")
+struct DeskewTests {
+    /// A frame of level lines on white, with a few blocks.
+    static func framed() -> RGBAImage {
+        var canvas = Canvas(width: 400, height: 400, colour: RGB(255, 255, 255))
+        canvas.fill(60, 60, 340, 340, RGB(40, 40, 60))
+        canvas.fill(80, 80, 320, 320, RGB(220, 220, 220))
+        canvas.fill(90, 90, 200, 140, RGB(200, 30, 30))
+        return canvas.halved()
+    }
+
+    @Test("the turn measured is the turn given, either way, and a level picture is left")
+    func measuredTurn() {
+        let level = Self.framed()
+        #expect(Deskew.angle(of: level) == 0)
+        for degrees in [-3.0, -1.5, 1.0, 2.5] {
+            let turned = Deskew.rotated(level, by: degrees * .pi / 180)
+            let measured = Deskew.angle(of: turned) * 180 / .pi
+            #expect(abs(measured - degrees) <= 0.3, "turned \(degrees) degrees, measured \(measured)")
+        }
+    }
+}

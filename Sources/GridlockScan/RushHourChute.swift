@@ -1,0 +1,54 @@
+// The chute (rule 5 of RushHourScanner): the one row beside which what lies outside the board
+// differs from what lies beside every other row on that side. That is a notch cut into the
+// frame (the tray's colour where the frame's is elsewhere) or a mark past the frame (an arrow),
+// whatever their colours: each row's strip outside the board is compared with the strips of
+// the other rows, depth by depth.
+
+import GridlockCore
+
+enum RushHourChute {
+    /// How far out from the board's inner edge the strips reach, in tiles: past a thick frame
+    /// to an arrow beside it.
+    static let reach = 1.2
+
+    static func find(_ board: BoardGrid, _ image: RGBAImage) throws(ScanError) -> (row: Int, side: RushHourSide, confidence: Double) {
+        let tile = board.tile
+        var outstanding: [(row: Int, side: RushHourSide, difference: Int)] = []
+        for side in [RushHourSide.left, .right] {
+            let room = side == .left ? board.left : Double(image.width) - board.right
+            // A strip cut by the picture's edge would differ by what is missing: a chute where
+            // the picture was only cut.
+            guard room >= tile * 0.3 else {
+                throw ScanError("the picture ends at the board's \(side) edge: the frame beside it, where a chute would show, is cut off")
+            }
+            let depth = Int(min(room, tile * reach)), skip = max(1, Int(tile * 0.06))
+            let strips = (0..<board.rows).map { row -> [RGB] in
+                let y = board.centre(row: row, column: 0).y, half = max(1, tile * 0.15)
+                return (skip..<depth).map { k in
+                    let x = side == .left ? Int(board.left) - 1 - k : Int(board.right) + k
+                    return image.mean(x0: x, y0: Int(y - half), x1: x + 1, y1: Int(y + half) + 1)
+                }
+            }
+            let usual = (0..<strips[0].count).map { k in RGB.median(strips.map { $0[k] }) }
+            for (row, strip) in strips.enumerated() {
+                var total = 0
+                for (colour, common) in zip(strip, usual) { total += colour.distance(to: common) }
+                let difference = total / max(1, strip.count)
+                outstanding.append((row, side, difference))
+            }
+        }
+        outstanding.sort { $0.difference > $1.difference }
+        let first = outstanding[0], second = outstanding[1].difference
+        // A notch or an arrow changes a good part of its strip; one row differing as much as
+        // another is no chute.
+        let lead = Double(first.difference - 2 * second - 12), scale = Double(max(1, 2 * first.difference))
+        let confidence = min(1, 0.5 + lead / scale)
+        guard first.difference >= 24, confidence >= 0.5 else {
+            throw ScanError("""
+                no chute found: beside no one row does the outside of the board stand out (the most different, \
+                \(first.side) of row \(first.row), differs by \(first.difference), the next by \(second))
+                """)
+        }
+        return (first.row, first.side, confidence)
+    }
+}

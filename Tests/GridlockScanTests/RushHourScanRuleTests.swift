@@ -1,0 +1,93 @@
+// The Rush Hour reader's rules one at a time, on a board painted by the tests' painter and then
+// changed where the rule looks: each change must turn a right reading into the refusal that
+// rule gives, naming the tile from 0 as every message does, or into the reading it implies.
+
+import GridlockCore
+@testable import GridlockScan
+import Testing
+
+@Suite("Rush Hour scanning rules")
+struct RushHourScanRuleTests {
+    /// A full board (a board's grid is found from its blocks' edges): empty at (0, 0), (0, 1),
+    /// (1, 1), (2, 5), (3, 0), (3, 2), (3, 3), (4, 0), (5, 0), (5, 5).
+    static let board = "ooBCCCDoBEFFDAAEGooHooGIoHJJGIoKKLLo"
+
+    static func painted() throws -> (RGBAImage, BoardGrid) {
+        let painter = PaintedBoard(tile: 48, random: SplitMix64(seed: 3), roundedCorners: false, stripes: false, phone: false)
+        let image = painter.paint(try RushHourPuzzle.parseDatabaseLine(board))
+        let board = try #require(try BoardFinder.find(in: EdgeMap(image)))
+        return (image, board)
+    }
+
+    /// The board with `character` at `index`, as the scan must give it back.
+    static func board(with character: Character, at index: Int) -> String {
+        var characters = Array(board)
+        characters[index] = character
+        return String(characters)
+    }
+
+    /// A square block's face painted into tile (row, column), inset as the painter insets.
+    static func paintBlock(_ image: inout RGBAImage, _ board: BoardGrid, row: Int, column: Int, colour: RGB) {
+        let inset = board.tile * 0.1
+        let x0 = board.left + Double(column) * board.tileWidth + inset, y0 = board.top + Double(row) * board.tileHeight + inset
+        image.fill(x0: Int(x0), y0: Int(y0), x1: Int(x0 + board.tileWidth - 2 * inset), y1: Int(y0 + board.tileHeight - 2 * inset), colour: colour)
+    }
+
+    @Test("the painted board reads back, every tile sure")
+    func paintedBoardReads() throws {
+        let (image, _) = try Self.painted()
+        let scanned = try RushHourScanner.scan(image).get()
+        #expect(scanned.puzzle.databaseBoard == Self.board)
+        #expect(scanned.confidence.cells.joined().allSatisfy { $0 >= 0.5 && $0 <= 1 }, "\(scanned.confidence)")
+        #expect(scanned.confidence.chute > 0.5 && scanned.confidence.prisoner > 0.5, "\(scanned.confidence)")
+    }
+
+    @Test("a lone coloured tile is no fixed block: refused, naming row 1, column 1 (from 0)")
+    func colouredLoneTile() throws {
+        var (image, board) = try Self.painted()
+        Self.paintBlock(&image, board, row: 1, column: 1, colour: RGB(0x1E, 0x63, 0xD6))
+        guard case .failure(let error) = RushHourScanner.scan(image) else {
+            Issue.record("a coloured lone tile read as a board")
+            return
+        }
+        #expect(error.description.hasPrefix("row 1, column 1: a lone tile of colour"), "\(error)")
+    }
+
+    @Test("a lone grey tile with its ends seen is a fixed block; a tile of a block's colour with no end is refused")
+    func greyLoneTile() throws {
+        var (image, board) = try Self.painted()
+        Self.paintBlock(&image, board, row: 3, column: 2, colour: RGB(0x4C, 0x4C, 0x50))
+        let scanned = try RushHourScanner.scan(image).get()
+        #expect(scanned.puzzle.databaseBoard == Self.board(with: "x", at: 3 * 6 + 2), "\(scanned.grid)")
+        // Grey filling three empty tiles edge to edge (column 0, rows 3-5): a block's colour
+        // with no end of a block on any side, where the board's other blocks all show theirs.
+        let x0 = board.left, y0 = board.top + 3 * board.tileHeight
+        image.fill(x0: Int(x0), y0: Int(y0), x1: Int(x0 + board.tileWidth), y1: Int(y0 + 3 * board.tileHeight), colour: RGB(0x4C, 0x4C, 0x50))
+        guard case .failure(let error) = RushHourScanner.scan(image) else {
+            Issue.record("tiles of a block's colour with no ends read as a board")
+            return
+        }
+        #expect(error.description.contains("but with no end of a block seen on any side"), "\(error)")
+    }
+
+    @Test("a white block outlined in black on a white tray is a block, not the tray")
+    func outlinedOnItsOwnColour() throws {
+        var (image, board) = try Self.painted()
+        let tray = RushHourScanner.trayColours(board, image)[0]
+        // A horizontal car of the tray's own colour at row 3, columns 2-3, outlined 2 pixels
+        // thick.
+        let inset = board.tile * 0.1
+        let x0 = Int(board.left + 2 * board.tileWidth + inset), x1 = Int(board.left + 4 * board.tileWidth - inset)
+        let y0 = Int(board.top + 3 * board.tileHeight + inset), y1 = Int(board.top + 4 * board.tileHeight - inset)
+        image.fill(x0: x0, y0: y0, x1: x1, y1: y1, colour: RGB(20, 20, 20))
+        image.fill(x0: x0 + 2, y0: y0 + 2, x1: x1 - 2, y1: y1 - 2, colour: tray)
+        switch RushHourScanner.scan(image) {
+        case .success(let reading):
+            let car = reading.puzzle.blocks.contains { $0.row == 3 && $0.column == 2 && $0.length == 2 && $0.orientation == .horizontal }
+            #expect(car, "\(reading.grid)")
+        case .failure(let error):
+            // Refusing is allowed; reading it as the empty tray is not.
+            #expect(error.description.contains("row 3, column 2") || error.description.contains("row 3, column 3"), "\(error)")
+        }
+    }
+}
