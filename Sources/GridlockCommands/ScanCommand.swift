@@ -48,8 +48,8 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "line (a Rush Hour board as the database's 36 characters where it has them, else its grid; a Sudoku grid as 81 characters, . for a blank), grid (one row a line, a blank line after each puzzle), or json (one object a line, with the file and the puzzle or the error, and each flagged digit).")
     var format: ScanFormat = .line
 
-    @Option(name: .customLong("least-confidence"), help: "Refuse a Rush Hour board any part of which (a tile, the chute, the prisoner) was read with less confidence than this, 0.5-1: 0.5 takes every reading the rules allow, 1 only those where every sign agrees. --format json shows each part's.")
-    var leastConfidence: Double = 0.5
+    @Option(name: .customLong("least-confidence"), help: "Refuse a Rush Hour board any part of which (a tile, the chute, the prisoner) was read with less confidence than this, 0.5-1: 0.5 takes every reading the rules allow, 1 only those where every sign agrees (0.6 unless told). --format json shows each part's.")
+    var leastConfidence: Double = ScanConfidence.defaultLeast
 
     @Option(name: .customLong("debug-overlay"), help: "Write the image with what was found drawn on it (the board's grid, a mark a tile, the chute) to this PNG file; one image only.")
     var debugOverlay: String?
@@ -77,7 +77,7 @@ struct ScanCommand: ParsableCommand {
         }
         var failures = 0, doubtful = 0
         for file in files {
-            switch Self.scan(file, kind: kind).flatMap(sureEnough) {
+            switch Self.scan(file, kind: kind, leastConfidence: leastConfidence) {
             case .success((let scanned, let image)):
                 print(render(scanned, file: file))
                 // Each board is out before the next file is read: a folder's answers so far
@@ -103,17 +103,6 @@ struct ScanCommand: ParsableCommand {
         if failures > 0 { StandardError.write("scan: \(failures) of \(files.count) images could not be read\n") }
         if doubtful > 0 { StandardError.write("scan: \(doubtful) of \(files.count) images have digits read in doubt (flagged above); check them before solving\n") }
         if failures + doubtful > 0 { throw ExitCode(1) }
-    }
-
-    /// A Rush Hour reading whose weakest part is under --least-confidence, refused.
-    private func sureEnough(_ reading: (Scanned, RGBAImage)) -> Result<(Scanned, RGBAImage), Problem> {
-        guard case .rushHour(let board) = reading.0 else { return .success(reading) }
-        let weakest = board.confidence.weakest
-        guard weakest.value < leastConfidence else { return .success(reading) }
-        let place = weakest.cell.map { "row \($0.row), column \($0.column)" } ?? weakest.part
-        return .failure(Problem(
-            message: "\(place): read with confidence \(String(format: "%.2f", weakest.value)), under --least-confidence \(leastConfidence)",
-            image: reading.1))
     }
 
     struct Problem: Error {
@@ -145,7 +134,7 @@ struct ScanCommand: ParsableCommand {
     }
 
     /// One image file, read and scanned.
-    static func scan(_ file: String, kind: ScanKind) -> Result<(Scanned, RGBAImage), Problem> {
+    static func scan(_ file: String, kind: ScanKind, leastConfidence: Double = ScanConfidence.defaultLeast) -> Result<(Scanned, RGBAImage), Problem> {
         let image: RGBAImage
         do {
             let bytes = try SmallFile.read(file, limit: maximumFileBytes)
@@ -158,7 +147,7 @@ struct ScanCommand: ParsableCommand {
         }
         switch kind {
         case .rushhour:
-            return RushHourScanner.scan(image).map { (.rushHour($0), image) }.mapError { Problem(message: $0.description, image: image) }
+            return RushHourScanner.scan(image, leastConfidence: leastConfidence).map { (.rushHour($0), image) }.mapError { Problem(message: $0.description, image: image) }
         case .sudoku:
             return SudokuScanner.scan(image).map { (.sudoku($0), image) }.mapError { Problem(message: $0.description, image: image, kind: .sudoku) }
         case .auto:
@@ -173,7 +162,7 @@ struct ScanCommand: ParsableCommand {
             case .failure(let error) where !error.noGrid:
                 return .failure(Problem(message: error.description, image: working, kind: .sudoku))
             case .failure(let sudokuError):
-                return RushHourScanner.scan(working).map { (.rushHour($0), working) }.mapError {
+                return RushHourScanner.scan(working, leastConfidence: leastConfidence).map { (.rushHour($0), working) }.mapError {
                     Problem(message: "neither a Rush Hour board (\($0.description)) nor a Sudoku grid (\(sudokuError.description))", image: working)
                 }
             }

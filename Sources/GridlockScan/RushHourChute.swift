@@ -41,7 +41,7 @@ enum RushHourChute {
         let first = outstanding[0], second = outstanding[1].difference
         // A notch or an arrow changes a good part of its strip; one row differing as much as
         // another is no chute.
-        let lead = Double(first.difference - 2 * second - 12), scale = Double(max(1, 2 * first.difference))
+        let lead = Double(first.difference - 2 * second - 12), scale = Double(max(1, first.difference))
         let confidence = min(1, 0.5 + lead / scale)
         guard first.difference >= 24, confidence >= 0.5 else {
             throw ScanError("""

@@ -20,6 +20,7 @@
 // error naming the tile (rows and columns from 0) and what could not be read: nothing is
 // guessed.
 
+import Foundation
 import GridlockCore
 
 public struct ScanError: Error, CustomStringConvertible, Sendable, Hashable {
@@ -54,7 +55,18 @@ public enum RushHourScanner {
         Deskew.straightened(image.reduced(toAtMost: workingPixels))
     }
 
-    public static func scan(_ image: RGBAImage) -> Result<ScannedRushHour, ScanError> {
+    /// The board in the picture, refused where any part of the reading is less sure than
+    /// `leastConfidence` (0.5 takes all the rules allow), naming the weakest.
+    public static func scan(_ image: RGBAImage, leastConfidence: Double = ScanConfidence.defaultLeast) -> Result<ScannedRushHour, ScanError> {
+        scanAtAnyConfidence(image).flatMap { reading in
+            let weakest = reading.confidence.weakest
+            guard weakest.value < leastConfidence else { return .success(reading) }
+            let place = weakest.cell.map { "row \($0.row), column \($0.column)" } ?? weakest.part
+            return .failure(ScanError("\(place): read with confidence \(String(format: "%.2f", weakest.value)), under the least taken, \(leastConfidence)"))
+        }
+    }
+
+    static func scanAtAnyConfidence(_ image: RGBAImage) -> Result<ScannedRushHour, ScanError> {
         let image = prepared(image)
         let edges = EdgeMap(image)
         do {

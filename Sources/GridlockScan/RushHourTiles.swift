@@ -14,9 +14,6 @@ enum RushHourTiles {
     /// The colour distances from the tray under which a tile is the tray's and over which a
     /// block's, when its sides alone do not say (a block drawn flush with its tile's edges).
     static let emptyDistance = 60, blockDistance = 110
-    /// A tile outlined as a block but of the tray's colour so closely, its ends shallow, is the
-    /// tray with the frame or the next block blurred across its edges, not a light block.
-    static let outlinedLeast = 24
 
     /// What one sign alone says of a tile.
     enum Sign { case empty, block, unsure }
@@ -56,7 +53,13 @@ enum RushHourTiles {
                 let decided: Sign
                 switch (colour, ends) {
                 case (.empty, .empty), (.block, .block): (decided, reading.confidence[row][column]) = (colour, 1)
-                case (.unsure, .empty), (.unsure, .block): (decided, reading.confidence[row][column]) = (ends, 0.75)
+                case (.unsure, .block): (decided, reading.confidence[row][column]) = (.block, 0.75)
+                // No end seen, of a colour between: the tray a little off, or a block whose
+                // ends blurred away. Only the colour nearer the tray's is taken for empty.
+                case (.unsure, .empty) where distance < (emptyDistance + blockDistance) / 2:
+                    (decided, reading.confidence[row][column]) = (.empty, 0.6)
+                case (.unsure, .empty):
+                    throw ScanError("\(place): nearer a block's colour than the tray's (\(tile.face), the tray \(tray)) but with no end of a block seen on any side")
                 case (.block, .unsure): (decided, reading.confidence[row][column]) = (colour, flush ? 0.9 : 0.6)
                 // Of the tray's colour with a mark that is no end: an outlined block of the
                 // tray's colour whose outline was not made out, or the tray with a line on it.
@@ -64,9 +67,11 @@ enum RushHourTiles {
                     (decided, reading.confidence[row][column]) = (colour, flush ? 0.9 : 0.6)
                 case (.empty, .unsure):
                     throw ScanError("\(place): of the tray's colour (\(tile.face)) but marked inside its edges as a block's outline would be, on no side as a block's end")
-                case (.empty, .block) where distance >= outlinedLeast || tile.deepEnds(tile: size) >= 2:
+                case (.empty, .block) where tile.deepEnds(tile: size) >= 2:
                     (decided, reading.confidence[row][column]) = (.block, 0.7)
-                case (.empty, .block): (decided, reading.confidence[row][column]) = (.empty, 0.6)
+                // Ends too shallow to be more than blur, on a tile of the tray's colour: empty,
+                // but too weakly for a reading to be given on it unless asked.
+                case (.empty, .block): (decided, reading.confidence[row][column]) = (.empty, 0.55)
                 case (.unsure, .unsure):
                     throw ScanError("\(place): neither empty nor a block: colour \(tile.face) (the tray \(tray)), the end of a block seen on \(tile.ownEdges) side")
                 case (.block, .empty) where endless <= 2: (decided, reading.confidence[row][column]) = (.block, 0.55)
@@ -95,7 +100,8 @@ enum RushHourTiles {
     static func seam(
         between a: (row: Int, column: Int), and b: (row: Int, column: Int), sides: [[TileSides]], crossings: Int
     ) -> (divided: Bool, confidence: Double) {
-        let (sideA, sideB): (TileSide, TileSide) = a.row == b.row ? (.right, .left) : (.bottom, .top)
+        let (sideA, sideB): (TileSide, TileSide) =
+            b.column > a.column ? (.right, .left) : b.column < a.column ? (.left, .right) : b.row > a.row ? (.bottom, .top) : (.top, .bottom)
         let stops = [sides[a.row][a.column].stop(sideA), sides[b.row][b.column].stop(sideB)].filter { $0 > 0 }.count
         let alike = sides[a.row][a.column].face.distance(to: sides[b.row][b.column].face)
         // Votes: each stop, and the crossings of the look across (2 of 3 say a seam). Faces

@@ -1,9 +1,13 @@
 // How sure a Rush Hour reading is, part by part: 1 where every sign agrees, down to 0.5 where
 // the scan would have refused. A reading is returned only when every part is at or above the
-// threshold asked for (`scan --least-confidence`), so a caller that wants more certainty than
-// the rules' own can have it, and one that reads the JSON sees where a reading was weakest.
+// threshold asked for (`scan --least-confidence`, 0.6 unless told), so a caller that wants more
+// certainty can have it, and one that reads the JSON sees where a reading was weakest.
 
 public struct ScanConfidence: Sendable, Hashable {
+    /// The least confidence a reading is given at unless asked otherwise: a tile read by one
+    /// weak sign alone (0.55: a block's colour with its ends blurred away) is refused.
+    public static let defaultLeast = 0.6
+
     /// Per tile, row by row from the top left: how sure it is empty, or part of the block read
     /// there, joined to and divided from its neighbours as read.
     public var cells: [[Double]]
