@@ -48,7 +48,7 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "line (a Rush Hour board as the database's 36 characters where it has them, else its grid; a Sudoku grid as 81 characters, . for a blank), grid (one row a line, a blank line after each puzzle), or json (one object a line, with the file and the puzzle or the error, and each flagged digit).")
     var format: ScanFormat = .line
 
-    @Option(name: .customLong("least-confidence"), help: "Refuse a Rush Hour board any part of which (a tile, the chute, the prisoner) was read with less confidence than this, 0.5-1: 0.5 takes every reading the rules allow, 1 only those where every sign agrees (0.6 unless told). --format json shows each part's.")
+    @Option(name: .customLong("least-confidence"), help: "Refuse a Rush Hour board any part of which (a tile, the chute, the prisoner) was read with less confidence than this, 0.5-1: 0.6 unless told; 0.5 takes every reading the rules allow, some of them wrong; 1 only those where every sign agrees. --format json shows each part's.")
     var leastConfidence: Double = ScanConfidence.defaultLeast
 
     @Option(name: .customLong("debug-overlay"), help: "Write the image with what was found drawn on it (the board's grid, a mark a tile, the chute) to this PNG file; one image only.")
