@@ -26,6 +26,12 @@ struct RushHourScanRuleTests {
         return String(characters)
     }
 
+    /// Why the scan refused the picture; nil where it read a board.
+    static func refusal(_ image: RGBAImage) -> String? {
+        guard case .failure(let error) = RushHourScanner.scan(image) else { return nil }
+        return error.description
+    }
+
     /// A square block's face painted into tile (row, column), inset as the painter insets.
     static func paintBlock(_ image: inout RGBAImage, _ board: BoardGrid, row: Int, column: Int, colour: RGB) {
         let inset = board.tile * 0.1
@@ -46,11 +52,8 @@ struct RushHourScanRuleTests {
     func colouredLoneTile() throws {
         var (image, board) = try Self.painted()
         Self.paintBlock(&image, board, row: 1, column: 1, colour: RGB(0x1E, 0x63, 0xD6))
-        guard case .failure(let error) = RushHourScanner.scan(image) else {
-            Issue.record("a coloured lone tile read as a board")
-            return
-        }
-        #expect(error.description.hasPrefix("row 1, column 1: a lone tile of colour"), "\(error)")
+        let error = try #require(Self.refusal(image), "a coloured lone tile read as a board")
+        #expect(error.hasPrefix("row 1, column 1: a lone tile of colour"), "\(error)")
     }
 
     @Test("a lone grey tile with its ends seen is a fixed block; a tile of a block's colour with no end is refused")
@@ -63,11 +66,8 @@ struct RushHourScanRuleTests {
         // with no end of a block on any side, where the board's other blocks all show theirs.
         let x0 = board.left, y0 = board.top + 3 * board.tileHeight
         image.fill(x0: Int(x0), y0: Int(y0), x1: Int(x0 + board.tileWidth), y1: Int(y0 + 3 * board.tileHeight), colour: RGB(0x4C, 0x4C, 0x50))
-        guard case .failure(let error) = RushHourScanner.scan(image) else {
-            Issue.record("tiles of a block's colour with no ends read as a board")
-            return
-        }
-        #expect(error.description.contains("but with no end of a block seen on any side"), "\(error)")
+        let error = try #require(Self.refusal(image), "tiles of a block's colour with no ends read as a board")
+        #expect(error.contains("but with no end of a block seen on any side"), "\(error)")
     }
 
     @Test("a white block outlined in black on a white tray is a block, not the tray")
