@@ -64,8 +64,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
                     alive.append(child)
                     continue
                 }
-                let clean = child.process.terminationReason == .exit && child.process.terminationStatus == 0
-                if clean && !replaceCleanExits { continue }
+                guard replaces(child.process) else { continue }
                 switch policy.died(after: child.started.duration(to: now), how: Self.describe(child.process)) {
                 case .restart(let pause): pendingRestarts.append((now.advanced(by: pause), child.slot))
                 case .giveUp(let reason):
@@ -91,9 +90,27 @@ public final class WorkerSupervisor: @unchecked Sendable {
         lock.withLock { children.filter { $0.process.isRunning }.count }
     }
 
-    /// Whether every worker has exited and none is due to start.
+    /// Whether every worker has exited and none is due to start (a local batch's coordinator
+    /// then has no one left to tell it is drained). Workers killed a moment ago count as
+    /// exited, though `check` would replace them: to know whether a pool is done, ask `isFinished`.
     public var allExited: Bool {
         lock.withLock { pendingRestarts.isEmpty && children.allSatisfy { !$0.process.isRunning } }
+    }
+
+    /// Whether the pool's work is over: every worker has exited in a way that is not replaced,
+    /// and none is due to start. A worker that died and is not yet noticed by `check` keeps
+    /// the pool going: with `allExited`, a pool whose two workers were killed within one
+    /// check's interval exited 0, restarting neither, and its batch waited for ever.
+    public var isFinished: Bool {
+        lock.withLock {
+            pendingRestarts.isEmpty && children.allSatisfy { !$0.process.isRunning && !replaces($0.process) }
+        }
+    }
+
+    /// Whether a worker that exited as `process` did is started again.
+    private func replaces(_ process: Process) -> Bool {
+        let clean = process.terminationReason == .exit && process.terminationStatus == 0
+        return !clean || replaceCleanExits
     }
 
     /// Waits up to `grace` for every worker to exit, then ends the rest with SIGTERM, then SIGKILL.

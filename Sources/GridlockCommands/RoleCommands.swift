@@ -127,7 +127,7 @@ struct WorkerCommand: ParsableCommand {
             try pool.start(processes)
             let stop = StopFlag()
             TerminationSignals.forward(to: stop)
-            while !stop.isStopped, !pool.allExited {
+            while !stop.isStopped, !pool.isFinished {
                 if let reason = pool.check() {
                     pool.stop(signal: SIGTERM)
                     throw CommandFailure(reason)

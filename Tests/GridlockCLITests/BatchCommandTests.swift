@@ -225,6 +225,27 @@ struct BatchWorkersGoneTests {
         }
     }
 
+    @Test("a worker pool whose workers are all SIGKILLed at once starts them again, and does not exit")
+    func poolReplacesWorkersKilledTogether() throws {
+        // No coordinator at these addresses: the workers wait for one, doing nothing, until killed.
+        let pool = try GridlockBinary.start([
+            "worker", "--insecure", "--coordinator", "tcp://127.0.0.1:1", "--sink", "tcp://127.0.0.1:2", "--workers", "2",
+            "--exit-when-drained",
+        ])
+        defer { if pool.isRunning { pool.terminate() }; pool.waitUntilExit() }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        let children = try Self.waitForWorkers(2, of: pool, until: deadline)
+        // Within one of the pool's checks: it once took both for workers that had exited cleanly.
+        for child in children { kill(child, SIGKILL) }
+        var replacements: [Int32] = []
+        while replacements.count < 2, Date() < deadline, pool.isRunning {
+            usleep(20_000)
+            replacements = try Self.children(of: pool).filter { !children.contains($0) }
+        }
+        #expect(replacements.count == 2, "the killed workers were not replaced")
+        #expect(pool.isRunning, "the pool exited with its workers killed")
+    }
+
     @Test("a batch killed outright takes its workers with it: none is left retrying its coordinator")
     func workersDieWithTheirBatch() throws {
         let directory = try BatchCommandTests.temporaryDirectory()
