@@ -46,6 +46,10 @@ struct EdgeMap {
         self.along = along
     }
 
+    /// The change across rows (a horizontal edge's) and across columns at (x, y), inside the picture.
+    @inline(__always) func strengthAcross(_ x: Int, _ y: Int) -> UInt16 { across[y * width + x] }
+    @inline(__always) func strengthAlong(_ x: Int, _ y: Int) -> UInt16 { along[y * width + x] }
+
     @inline(__always) func isHorizontalEdge(_ x: Int, _ y: Int) -> Bool {
         x >= 0 && y >= 0 && x < width && y < height && across[y * width + x] >= threshold
     }

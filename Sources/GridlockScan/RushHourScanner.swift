@@ -33,6 +33,12 @@ public struct ScanError: Error, CustomStringConvertible, Sendable, Hashable {
         self.description = description
         self.noGrid = noGrid
     }
+
+    /// The board runs to the picture's edge on `side` ("left", "top"...): whatever lies beyond
+    /// (a chute, the frame) cannot be read.
+    static func cutOff(_ side: String) -> ScanError {
+        ScanError("the picture ends at the board's \(side) edge: the frame beside it, where a chute would show, is cut off")
+    }
 }
 
 public struct ScannedRushHour: Sendable {
@@ -67,17 +73,76 @@ public enum RushHourScanner {
     }
 
     static func scanAtAnyConfidence(_ image: RGBAImage) -> Result<ScannedRushHour, ScanError> {
+        attempt(image).reading
+    }
+
+    /// The scanner's try at a picture: the picture it read in, the board found there, and what
+    /// was read.
+    struct Attempt {
+        var picture: RGBAImage
+        var board: BoardGrid?
+        var reading: Result<ScannedRushHour, ScanError>
+    }
+
+    /// Reads the picture as it is (straightened); where that finds no board, or one that does
+    /// not read, the likely frames photographed at a slant (FrameQuad) are rectified, the
+    /// largest first, and the first in which a board is found is read. Only the first: a
+    /// smaller frame may be part of the board, bounded by its blocks' edges, and part of a
+    /// board can read by every rule (a run that read on took 4 rows of 6 for a whole board).
+    static func attempt(_ image: RGBAImage) -> Attempt {
         let image = prepared(image)
         let edges = EdgeMap(image)
+        let straight = attempt(in: image, edges: edges)
+        if case .success = straight.reading { return straight }
+        for quad in FrameQuad.candidates(in: edges).prefix(FrameQuad.quadsTried) {
+            guard let (picture, back) = quad.rectified(image, maximumPixels: workingPixels / 2) else { continue }
+            var rectified = attempt(in: picture, edges: EdgeMap(picture))
+            guard let board = rectified.board else { continue }
+            // The rectified picture is padded where it reaches past the photo's edge, and the
+            // padding's edge can pass for a frame: the board and the room round it that the
+            // rules read (the chute's strips) must lie inside the photo.
+            if let side = cutSide(board, map: back, width: image.width, height: image.height) { rectified.reading = .failure(.cutOff(side)) }
+            return rectified
+        }
+        return straight
+    }
+
+    /// Where the board, with a third of a tile round it, reaches past the photo (`map` takes
+    /// the rectified picture to a photo of `width` x `height`): the photo's edge it crosses
+    /// ("left", "top"...), or nil.
+    static func cutSide(_ board: BoardGrid, map: Homography, width: Int, height: Int) -> String? {
+        let reach = board.tile * 0.3
+        let left = board.left - reach, right = board.right + reach, top = board.top - reach, bottom = board.bottom + reach
+        var outline: [(x: Double, y: Double)] = []
+        for step in 0...8 {
+            let t = Double(step) / 8
+            let x = left + (right - left) * t, y = top + (bottom - top) * t
+            outline += [(x, top), (x, bottom), (left, y), (right, y)]
+        }
+        for (x, y) in outline {
+            let point = map.apply(x, y)
+            if point.x < 0 { return "left" }
+            if point.x > Double(width) { return "right" }
+            if point.y < 0 { return "top" }
+            if point.y > Double(height) { return "bottom" }
+        }
+        return nil
+    }
+
+    static func attempt(in image: RGBAImage, edges: EdgeMap) -> Attempt {
         do {
             guard let board = try BoardFinder.find(in: edges) else {
-                return .failure(ScanError("no board found: no rectangle of square tiles inside a contrasting frame"))
+                return Attempt(picture: image, reading: .failure(ScanError("no board found: no rectangle of square tiles inside a contrasting frame")))
             }
-            return .success(try read(board, in: image))
-        } catch let error as ScanError {
-            return .failure(error)
+            do {
+                return Attempt(picture: image, board: board, reading: .success(try read(board, in: image)))
+            } catch let error as ScanError {
+                return Attempt(picture: image, board: board, reading: .failure(error))
+            } catch {
+                return Attempt(picture: image, board: board, reading: .failure(ScanError("\(error)")))
+            }
         } catch {
-            return .failure(ScanError("\(error)"))
+            return Attempt(picture: image, reading: .failure(error))
         }
     }
 

@@ -5,14 +5,13 @@
 import GridlockCore
 
 public enum ScanOverlay {
-    /// The picture with the scan drawn on it (at the size the scanner reads it, straightened);
-    /// nothing drawn
+    /// The picture with the scan drawn on it, as the scanner read it: at its size, straightened,
+    /// and for a board photographed at a slant, its frame's inside rectified. Nothing drawn
     /// when no board was found.
     public static func draw(_ image: RGBAImage) -> RGBAImage {
-        let image = RushHourScanner.prepared(image)
-        var canvas = image
-        let edges = EdgeMap(image)
-        guard let board = try? BoardFinder.find(in: edges) else { return canvas }
+        let attempt = RushHourScanner.attempt(image)
+        var canvas = attempt.picture
+        guard let board = attempt.board else { return canvas }
         let magenta = RGB(255, 0, 255)
         for column in 0...board.columns {
             let x = Int((board.left + Double(column) * board.tileWidth).rounded())
@@ -22,7 +21,7 @@ public enum ScanOverlay {
             let y = Int((board.top + Double(row) * board.tileHeight).rounded())
             canvas.line(x0: Int(board.left), y0: y, x1: Int(board.right), y1: y, colour: magenta, thickness: row == 0 || row == board.rows ? 3 : 1)
         }
-        guard let scanned = try? RushHourScanner.read(board, in: image) else { return canvas }
+        guard case .success(let scanned) = attempt.reading else { return canvas }
         let puzzle = scanned.puzzle
         let marks = max(2, Int(board.tile * 0.12))
         for row in 0..<board.rows {

@@ -73,6 +73,9 @@ struct StyledScanAccuracyTests {
         #expect(all.wrong * 500 <= given, "\(all.wrong) of \(given) readings given as right are wrong:\n\(wrongs.prefix(5).joined(separator: "\n"))")
         // The floor: what this increment reads, less a margin for a change of seed or size.
         #expect(Double(all.exact) >= 0.25 * Double(all.total), "\(report)")
+        // Photos read only through their frame rectified (FrameQuad): 2 of 200 without, 22 with.
+        let photos = byGroup["  \(Capture.photo.rawValue)s"] ?? Tally()
+        #expect(Double(photos.exact) >= 0.08 * Double(photos.total), "\(report)")
     }
 }
 

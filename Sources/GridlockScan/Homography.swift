@@ -7,23 +7,31 @@
 
 import Foundation
 import GridlockCore
-import GridlockScan
 
-struct Homography {
+/// Used both ways: the scanner rectifies a photographed board with one (FrameQuad), and the
+/// tests' photos are drawn through one.
+public struct Homography: Sendable {
     /// a, b, c, d, e, f, g, h, 1, row by row.
-    var m: [Double]
+    public var m: [Double]
 
-    static let identity = Homography(m: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+    public static let identity = Homography(m: [1, 0, 0, 0, 1, 0, 0, 0, 1])
 
-    init(m: [Double]) {
+    public init(m: [Double]) {
         precondition(m.count == 9, "a homography has nine entries")
         self.m = m
     }
 
     /// The map taking each of `from` to the matching point of `to` (four pairs, no three of
-    /// them on a line), by Gaussian elimination with partial pivoting.
-    init(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
-        precondition(from.count == 4 && to.count == 4, "a homography is fixed by four point pairs")
+    /// them on a line).
+    public init(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
+        guard let map = Self.mapping(from, to) else { preconditionFailure("three of the four points lie on a line") }
+        self = map
+    }
+
+    /// The map taking each of `from` to the matching point of `to`, by Gaussian elimination
+    /// with partial pivoting; nil when three of the points lie on a line (or near enough).
+    public static func mapping(_ from: [(x: Double, y: Double)], _ to: [(x: Double, y: Double)]) -> Homography? {
+        guard from.count == 4 && to.count == 4 else { return nil }
         var rows: [[Double]] = []
         for (p, q) in zip(from, to) {
             rows.append([p.x, p.y, 1, 0, 0, 0, -p.x * q.x, -p.y * q.x, q.x])
@@ -32,22 +40,22 @@ struct Homography {
         for column in 0..<8 {
             let pivot = (column..<8).max { abs(rows[$0][column]) < abs(rows[$1][column]) }!
             rows.swapAt(column, pivot)
-            precondition(abs(rows[column][column]) > 1e-12, "three of the four points lie on a line")
+            guard abs(rows[column][column]) > 1e-12 else { return nil }
             for row in 0..<8 where row != column {
                 let factor = rows[row][column] / rows[column][column]
                 if factor != 0 { for k in column..<9 { rows[row][k] -= factor * rows[column][k] } }
             }
         }
-        m = (0..<8).map { rows[$0][8] / rows[$0][$0] } + [1]
+        return Homography(m: (0..<8).map { rows[$0][8] / rows[$0][$0] } + [1])
     }
 
-    func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+    public func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
         let w = m[6] * x + m[7] * y + m[8]
         return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
     }
 
     /// The inverse of an affine map (bottom row 0, 0, 1): a turn, a scale, a shift.
-    var inverseOfAffine: Homography {
+    public var inverseOfAffine: Homography {
         precondition(m[6] == 0 && m[7] == 0, "not an affine map")
         let det = m[0] * m[4] - m[1] * m[3]
         let a = m[4] / det, b = -m[1] / det, d = -m[3] / det, e = m[0] / det
@@ -55,7 +63,7 @@ struct Homography {
     }
 
     /// This map after `first`: a point goes through `first`, then through this.
-    func after(_ first: Homography) -> Homography {
+    public func after(_ first: Homography) -> Homography {
         var product = [Double](repeating: 0, count: 9)
         for row in 0..<3 {
             for column in 0..<3 {
@@ -68,8 +76,7 @@ struct Homography {
     /// The picture of `width` x `height` whose each pixel shows the point `self` takes its
     /// centre to in `source` (so `self` maps the output back to the source), bilinearly with
     /// weights in 256ths; what falls outside the source is `background`, blended at the edge.
-    /// Plain loops over pointers: this target compiles unoptimised.
-    func resample(_ source: RGBAImage, width: Int, height: Int, background: RGB) -> RGBAImage {
+    public func resample(_ source: RGBAImage, width: Int, height: Int, background: RGB) -> RGBAImage {
         var out = [UInt8](repeating: 255, count: width * height * 4)
         let sw = source.width, sh = source.height
         let (a, b, c, d, e, f, g, h, i) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
