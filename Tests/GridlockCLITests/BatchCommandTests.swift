@@ -189,6 +189,19 @@ struct BatchWorkersGoneTests {
         return children
     }
 
+    /// SIGKILLs both of the process's 2 workers at once, then waits for two replacements: two
+    /// children again, none of them the killed ones.
+    static func killWorkersAndWaitForReplacements(of process: Process, until deadline: Date) throws {
+        let children = try waitForWorkers(2, of: process, until: deadline)
+        for child in children { kill(child, SIGKILL) }
+        var replacements: [Int32] = []
+        while replacements.count < 2, Date() < deadline, process.isRunning {
+            usleep(20_000)
+            replacements = try Self.children(of: process).filter { !children.contains($0) }
+        }
+        #expect(replacements.count == 2, "the killed workers were not replaced")
+    }
+
     @Test("SIGKILLed workers are replaced: the batch finishes with 2 workers and every job stored once")
     func killedWorkersAreReplaced() throws {
         let directory = try BatchCommandTests.temporaryDirectory()
@@ -205,15 +218,7 @@ struct BatchWorkersGoneTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let deadline = Date(timeIntervalSinceNow: 30)
-        let children = try Self.waitForWorkers(2, of: process, until: deadline)
-        for child in children { kill(child, SIGKILL) }
-        // Replacements appear: two children again, none of them the killed ones.
-        var replacements: [Int32] = []
-        while replacements.count < 2, Date() < deadline, process.isRunning {
-            usleep(20_000)
-            replacements = try Self.children(of: process).filter { !children.contains($0) }
-        }
-        #expect(replacements.count == 2, "the killed workers were not replaced")
+        try Self.killWorkersAndWaitForReplacements(of: process, until: deadline)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         try GridlockBinary.wait(process, seconds: 120)
         #expect(process.terminationStatus == 0, "\(message)")
@@ -234,15 +239,8 @@ struct BatchWorkersGoneTests {
         ])
         defer { if pool.isRunning { pool.terminate() }; pool.waitUntilExit() }
         let deadline = Date(timeIntervalSinceNow: 30)
-        let children = try Self.waitForWorkers(2, of: pool, until: deadline)
         // Within one of the pool's checks: it once took both for workers that had exited cleanly.
-        for child in children { kill(child, SIGKILL) }
-        var replacements: [Int32] = []
-        while replacements.count < 2, Date() < deadline, pool.isRunning {
-            usleep(20_000)
-            replacements = try Self.children(of: pool).filter { !children.contains($0) }
-        }
-        #expect(replacements.count == 2, "the killed workers were not replaced")
+        try Self.killWorkersAndWaitForReplacements(of: pool, until: deadline)
         #expect(pool.isRunning, "the pool exited with its workers killed")
     }
 
