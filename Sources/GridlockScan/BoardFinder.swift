@@ -91,7 +91,7 @@ enum BoardFinder {
         // A rectangle of part of the board fits as well as the board: the board holds it, on the
         // same grid.
         while let larger = candidates.first(where: { $0.score >= board.score * 0.8 && $0.holds(board) }) { board = larger }
-        return board
+        return board.refined(edges)
     }
 
     /// The share of the rows from `from` to `to` that a vertical line near x covers.

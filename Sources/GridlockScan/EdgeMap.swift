@@ -11,7 +11,18 @@ struct EdgeMap {
     private(set) var along: [UInt16]
     /// A difference this large is an edge: well above JPEG's and a phone's noise, well below a
     /// block's outline against the tray.
-    let threshold: UInt16
+    private(set) var threshold: UInt16
+
+    /// The bar for a faint edge: a dark theme's frame a shade off its tray (a difference of
+    /// 44 in one test look) is no edge at the usual bar.
+    static let faintThreshold: UInt16 = 30
+
+    /// The same changes, an edge from `threshold` up.
+    func with(threshold: UInt16) -> EdgeMap {
+        var edges = self
+        edges.threshold = threshold
+        return edges
+    }
 
     init(_ image: RGBAImage, threshold: UInt16 = 60) {
         width = image.width

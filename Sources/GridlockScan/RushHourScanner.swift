@@ -131,7 +131,11 @@ public enum RushHourScanner {
 
     static func attempt(in image: RGBAImage, edges: EdgeMap) -> Attempt {
         do {
-            guard let board = try BoardFinder.find(in: edges) else {
+            // A frame barely off its tray (a dark theme) is looked for at a fainter bar, only
+            // where none is found at the usual one: a noisy photo at that bar is all edges.
+            var found = try BoardFinder.find(in: edges)
+            if found == nil { found = try BoardFinder.find(in: edges.with(threshold: EdgeMap.faintThreshold)) }
+            guard let board = found else {
                 return Attempt(picture: image, reading: .failure(ScanError("no board found: no rectangle of square tiles inside a contrasting frame")))
             }
             do {

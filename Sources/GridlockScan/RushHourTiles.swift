@@ -12,7 +12,7 @@ struct TileReading: Sendable {
 
 enum RushHourTiles {
     /// The colour distances from the tray under which a tile is the tray's and over which a
-    /// block's, when its sides alone do not say (a block drawn flush with its tile's edges).
+    /// block's, when its sides alone do not say (a block's ends blurred away).
     static let emptyDistance = 60, blockDistance = 110
 
     /// What one sign alone says of a tile.
@@ -34,13 +34,16 @@ enum RushHourTiles {
         var reading = TileReading(
             occupied: Array(repeating: Array(repeating: false, count: columns), count: rows),
             confidence: Array(repeating: Array(repeating: 1, count: columns), count: rows))
-        // Whether this board's blocks fill their tiles: few tiles of a block's colour show
-        // ends. Then the colour alone decides. Else both signs are read, and where they
-        // disagree the picture is refused (taking a block's colour for the tray's makes every
-        // empty tile disagree), but for a tile of nearly the tray's colour outlined as a block:
-        // a light block on a light tray.
+        // Blocks drawn flush with their tiles show no ends, and then colour alone would decide,
+        // against the tray's colour: where a block's colour is taken for it, the true tray reads
+        // as flush blocks and every rule can hold (in a run that read flush boards, 2 of 31 so
+        // read were wrong at exit 0: a car's orange or yellow taken for the tray, the tray's
+        // tiles for cars). So a board whose blocks show no ends is refused.
         let colourBlocks = sides.joined().filter { byColour($0, tray: tray) == .block }
-        let flush = colourBlocks.filter { byEnds($0) == .block }.count * 5 < colourBlocks.count
+        let withEnds = colourBlocks.filter { byEnds($0) == .block }.count
+        if withEnds * 5 < colourBlocks.count {
+            throw ScanError("\(withEnds) of the \(colourBlocks.count) tiles of a block's colour (against the tray \(tray)) show a block's ends: blocks drawn flush with their tiles, or a block's colour taken for the tray's, are not read by colour alone")
+        }
         // A tile or two of a block's colour may have their ends blurred away; more is a block's
         // colour taken for the tray's.
         let endless = colourBlocks.filter { byEnds($0) == .empty }.count
@@ -48,7 +51,7 @@ enum RushHourTiles {
             for column in 0..<columns {
                 let tile = sides[row][column]
                 let distance = tile.face.distance(to: tray)
-                let colour = byColour(tile, tray: tray), ends = flush ? .unsure : byEnds(tile)
+                let colour = byColour(tile, tray: tray), ends = byEnds(tile)
                 let place = "row \(row), column \(column)"
                 let decided: Sign
                 switch (colour, ends) {
@@ -60,11 +63,11 @@ enum RushHourTiles {
                     (decided, reading.confidence[row][column]) = (.empty, 0.6)
                 case (.unsure, .empty):
                     throw ScanError("\(place): nearer a block's colour than the tray's (\(tile.face), the tray \(tray)) but with no end of a block seen on any side")
-                case (.block, .unsure): (decided, reading.confidence[row][column]) = (colour, flush ? 0.9 : 0.6)
+                case (.block, .unsure): (decided, reading.confidence[row][column]) = (colour, 0.6)
                 // Of the tray's colour with a mark that is no end: an outlined block of the
                 // tray's colour whose outline was not made out, or the tray with a line on it.
-                case (.empty, .unsure) where flush || tile.ownEdges == 1:
-                    (decided, reading.confidence[row][column]) = (colour, flush ? 0.9 : 0.6)
+                case (.empty, .unsure) where tile.ownEdges == 1:
+                    (decided, reading.confidence[row][column]) = (colour, 0.6)
                 case (.empty, .unsure):
                     throw ScanError("\(place): of the tray's colour (\(tile.face)) but marked inside its edges as a block's outline would be, on no side as a block's end")
                 case (.empty, .block) where tile.deepEnds(tile: size) >= 2:

@@ -90,4 +90,21 @@ struct RushHourScanRuleTests {
             #expect(error.description.contains("row 3, column 2") || error.description.contains("row 3, column 3"), "\(error)")
         }
     }
+
+    @Test("blocks drawn flush with their tiles, no end showing, are refused, never read by colour alone")
+    func flushBlocksRefused() throws {
+        var (image, board) = try Self.painted()
+        // Each tile of a block filled edge to edge with its face's colour: no block shows an
+        // end, and neighbouring tiles of one car are one patch of colour.
+        let sides = (0..<board.rows).map { row in (0..<board.columns).map { TileSides(board, row: row, column: $0, image: image) } }
+        let tray = sides[0][0].face
+        for row in 0..<board.rows {
+            for column in 0..<board.columns where sides[row][column].face.distance(to: tray) > 60 {
+                let x0 = board.left + Double(column) * board.tileWidth, y0 = board.top + Double(row) * board.tileHeight
+                image.fill(x0: Int(x0.rounded()), y0: Int(y0.rounded()), x1: Int((x0 + board.tileWidth).rounded()), y1: Int((y0 + board.tileHeight).rounded()), colour: sides[row][column].face)
+            }
+        }
+        let error = try #require(Self.refusal(image), "a board of flush blocks read by colour")
+        #expect(error.contains("drawn flush with their tiles"), "\(error)")
+    }
 }
