@@ -5,8 +5,8 @@
 // side of its tiles and none on the other, and the board is refused as off its tiles.
 
 extension BoardGrid {
-    /// The grid with each side moved to the centre of the strongest change across it, within
-    /// a twentieth of a tile (3 pixels at least) of where it was found.
+    /// The grid with each side moved to the centre of the change across it nearest where it
+    /// was found, within a twentieth of a tile (3 pixels at least).
     func refined(_ edges: EdgeMap) -> BoardGrid {
         var grid = self
         let reach = max(3, Int(tile * 0.05))
@@ -29,21 +29,28 @@ extension BoardGrid {
         return grid
     }
 
-    /// Where, near `position`, the strongest change lies: the strength-weighted centre of the
-    /// band around the strongest row, as a boundary between pixels (a change between pixels
-    /// i-1 and i, pixel i spanning [i, i+1), is measured equally at both, centre i - 0.5).
-    /// `position` itself where no change is clearly there (at least `least`).
+    /// Where, near `position`, the frame's change lies: the strength-weighted centre of the
+    /// band around the peak of change nearest `position` (a block's edge a few pixels inside a
+    /// faint frame is a stronger peak, and no side), as a boundary between pixels (a change
+    /// between pixels i-1 and i, pixel i spanning [i, i+1), is measured equally at both, centre
+    /// i - 0.5). `position` itself where no peak is clearly there (at least `least`).
     static func centre(near position: Double, reach: Int, least: Int, strength: (Int) -> Int) -> Double {
         let found = Int(position)
-        let strengths = (found - reach...found + reach).map { ($0, strength($0)) }
-        guard let peak = strengths.max(by: { $0.1 < $1.1 }), peak.1 >= least else { return position }
+        let strengths = (found - reach - 1...found + reach + 1).map { strength($0) }
+        // Peaks inside the window (its ends only give their neighbours a side to compare).
+        let peaks = (1..<strengths.count - 1).filter { index in
+            strengths[index] >= least && strengths[index] >= strengths[index - 1] && strengths[index] >= strengths[index + 1]
+        }
+        let offset = found - reach - 1
+        guard let peak = peaks.min(by: { (abs(Double($0 + offset) - position), -strengths[$0]) < (abs(Double($1 + offset) - position), -strengths[$1]) })
+        else { return position }
         var weighted = 0.0, total = 0.0
-        // The band: the rows next to the strongest whose change is at least half of it.
+        // The band: the rows next to the peak whose change is at least half of it.
         for direction in [-1, 1] {
-            var index = peak.0 - found + reach + (direction > 0 ? 1 : 0)
-            while index >= 0, index < strengths.count, strengths[index].1 * 2 >= peak.1 {
-                weighted += Double(strengths[index].0) * Double(strengths[index].1)
-                total += Double(strengths[index].1)
+            var index = peak + (direction > 0 ? 1 : 0)
+            while index >= 0, index < strengths.count, strengths[index] * 2 >= strengths[peak] {
+                weighted += Double(index + offset) * Double(strengths[index])
+                total += Double(strengths[index])
                 index += direction
             }
         }

@@ -43,6 +43,9 @@ struct FrameQuad: Sendable {
     /// bounded by its blocks' edges, whose reading would be part of the answer.
     static func candidates(in edges: EdgeMap) -> [FrameQuad] {
         let shorter = min(edges.width, edges.height)
+        // No side of 24 pixels fits; and the votes' table grows with the longer side (a
+        // 1 x 1,000,000 picture would take 400 MB of it twice).
+        guard shorter >= 24 else { return [] }
         let minimumSide = Double(max(24, shorter / 5))
         let horizontal = lines(in: edges, horizontal: true, minimum: Int(minimumSide / 2)).map { refined($0, horizontal: true, edges: edges) }
         let vertical = lines(in: edges, horizontal: false, minimum: Int(minimumSide / 2)).map { refined($0, horizontal: false, edges: edges) }

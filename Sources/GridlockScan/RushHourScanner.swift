@@ -98,6 +98,10 @@ public enum RushHourScanner {
             guard let (picture, back) = quad.rectified(image, maximumPixels: workingPixels / 2) else { continue }
             var rectified = attempt(in: picture, edges: EdgeMap(picture))
             guard let board = rectified.board else { continue }
+            // The board found as the picture is, and refused there, found again in a smaller,
+            // resampled copy of it: the refusal stands. The copy adds no view of a slant, only
+            // blur (a board whose two readings disagreed could read one way there).
+            if let first = straight.board, sameBoard(first, board, map: back) { return straight }
             // The rectified picture is padded where it reaches past the photo's edge, and the
             // padding's edge can pass for a frame: the board and the room round it that the
             // rules read (the chute's strips) must lie inside the photo.
@@ -107,12 +111,25 @@ public enum RushHourScanner {
         return straight
     }
 
-    /// Where the board, with a third of a tile round it, reaches past the photo (`map` takes
-    /// the rectified picture to a photo of `width` x `height`): the photo's edge it crosses
-    /// ("left", "top"...), or nil.
+    /// Whether `rectified`, mapped back to the photo by `map`, lies where `straight` does: each
+    /// corner within a third of a tile.
+    static func sameBoard(_ straight: BoardGrid, _ rectified: BoardGrid, map: Homography) -> Bool {
+        let corners = [(rectified.left, rectified.top), (rectified.right, rectified.top), (rectified.right, rectified.bottom), (rectified.left, rectified.bottom)]
+        let straightCorners = [(straight.left, straight.top), (straight.right, straight.top), (straight.right, straight.bottom), (straight.left, straight.bottom)]
+        return zip(corners, straightCorners).allSatisfy { corner, other in
+            let point = map.apply(corner.0, corner.1)
+            return abs(point.x - other.0) <= straight.tile / 3 && abs(point.y - other.1) <= straight.tile / 3
+        }
+    }
+
+    /// Where the board, with the room round it that the rules read, reaches past the photo
+    /// (`map` takes the rectified picture to a photo of `width` x `height`): the photo's edge
+    /// it crosses ("left", "top"...), or nil. The room is the chute's strips on the left and
+    /// right (the padding past a slanted cut would fill one row's strip and pass for a notch),
+    /// a third of a tile above and below.
     static func cutSide(_ board: BoardGrid, map: Homography, width: Int, height: Int) -> String? {
-        let reach = board.tile * 0.3
-        let left = board.left - reach, right = board.right + reach, top = board.top - reach, bottom = board.bottom + reach
+        let across = board.tile * RushHourChute.reach, reach = board.tile * 0.3
+        let left = board.left - across, right = board.right + across, top = board.top - reach, bottom = board.bottom + reach
         var outline: [(x: Double, y: Double)] = []
         for step in 0...8 {
             let t = Double(step) / 8
@@ -121,6 +138,8 @@ public enum RushHourScanner {
         }
         for (x, y) in outline {
             let point = map.apply(x, y)
+            // Past the projection's horizon: nowhere in the photo.
+            guard point.x.isFinite, point.y.isFinite else { return "far" }
             if point.x < 0 { return "left" }
             if point.x > Double(width) { return "right" }
             if point.y < 0 { return "top" }

@@ -42,7 +42,11 @@ enum RushHourTiles {
         let colourBlocks = sides.joined().filter { byColour($0, tray: tray) == .block }
         let withEnds = colourBlocks.filter { byEnds($0) == .block }.count
         if withEnds * 5 < colourBlocks.count {
-            throw ScanError("\(withEnds) of the \(colourBlocks.count) tiles of a block's colour (against the tray \(tray)) show a block's ends: blocks drawn flush with their tiles, or a block's colour taken for the tray's, are not read by colour alone")
+            let first = (0..<rows).lazy.flatMap { row in (0..<columns).lazy.map { (row, $0) } }.first { row, column in
+                byColour(sides[row][column], tray: tray) == .block && byEnds(sides[row][column]) != .block
+            }
+            let place = first.map { "row \($0.0), column \($0.1) and others: " } ?? ""
+            throw ScanError("\(place)\(withEnds) of the \(colourBlocks.count) tiles of a block's colour (against the tray \(tray)) show a block's ends: blocks drawn flush with their tiles, or a block's colour taken for the tray's, are not read by colour alone")
         }
         // A tile or two of a block's colour may have their ends blurred away; more is a block's
         // colour taken for the tray's.

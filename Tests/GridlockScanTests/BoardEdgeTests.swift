@@ -47,6 +47,19 @@ import Testing
         }
     }
 
+    @Test("a faint frame's side stays on the frame, not on a car's strong edge a few pixels inside it")
+    func faintSideBesideACar() {
+        let (left, top, right, bottom) = (40.0, 50.0, 200.0, 210.0)
+        // Dark mode: the frame 44 off the tray; a light car 4 pixels inside the top side,
+        // along most of it.
+        var image = Self.rectangle(left: left, top: top, right: right, bottom: bottom, ground: RGB(47, 49, 41), inside: RGB(30, 32, 31), sigma: 0)
+        image.fill(x0: 45, y0: 54, x1: 190, y1: 80, colour: RGB(143, 189, 197))
+        image = Capture.gaussianBlurred(image, sigma: 0.8)
+        let rough = BoardGrid(left: 39, top: 49, right: 199, bottom: 209, columns: 6, rows: 6, score: 1)
+        let refined = rough.refined(EdgeMap(image, threshold: EdgeMap.faintThreshold))
+        #expect(abs(refined.top - top) <= 0.5, "top: \(refined.top), where the frame's side lies at \(top) and the car's at 54")
+    }
+
     @Test("no change near a side leaves it where it was found")
     func noEdgeNoMove() {
         let flat = RGBAImage(width: 100, height: 100, pixels: [UInt8](repeating: 128, count: 100 * 100 * 4))
