@@ -5,6 +5,7 @@
 
 import CProcessControl
 import Foundation
+import GridlockCore
 import GridlockClusterBase
 
 public enum CPUPlacement {
@@ -17,7 +18,7 @@ public enum CPUPlacement {
 
     /// The hardware threads that share `cpu`'s core, from /sys (itself alone where it says none).
     public static func siblings(of cpu: Int) -> [Int] {
-        let text = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu\(cpu)/topology/thread_siblings_list", encoding: .utf8)) ?? ""
+        let text = KernelFile.text("/sys/devices/system/cpu/cpu\(cpu)/topology/thread_siblings_list") ?? ""
         let listed = cpuList(text)
         return listed.isEmpty ? [cpu] : listed
     }

@@ -11,6 +11,7 @@
 // so that a child the server starts for one puzzle is counted and held to the limits.
 
 import Foundation
+import GridlockCore
 import GridlockWire
 
 extension ExternalServer {
@@ -112,7 +113,7 @@ extension ExternalServer {
 
         /// A process's VmHWM, in bytes; 0 once it has ended.
         private static func highWaterMark(of pid: pid_t) -> Int {
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            guard let status = KernelFile.text("/proc/\(pid)/status"),
                   let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
             else { return 0 }
             return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024

@@ -8,7 +8,7 @@ import GridlockWire
 extension MachineRecord {
     /// This machine, with the measurement method the worker uses.
     public static func current(host: String = ProcessInfo.processInfo.hostName) -> MachineRecord {
-        func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+        func read(_ path: String) -> String? { KernelFile.text(path) }
         let cpu = CPUInfo(read("/proc/cpuinfo") ?? "")
         var name = utsname()
         uname(&name)
@@ -81,7 +81,7 @@ extension MachineRecord {
 
     /// This machine's one-minute load average now.
     public static func currentLoad() -> Double {
-        loadAverage((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
+        loadAverage(KernelFile.text("/proc/loadavg") ?? "")
     }
 
     /// The one-minute load average.

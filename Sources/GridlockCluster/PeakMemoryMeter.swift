@@ -22,6 +22,7 @@
 // opening them per job cost 12 µs.
 
 import Foundation
+import GridlockCore
 
 /// Used by one thread at a time: made on the socket thread, then handed to the solver thread.
 public final class PeakMemoryMeter: @unchecked Sendable {
@@ -54,7 +55,7 @@ public final class PeakMemoryMeter: @unchecked Sendable {
     public private(set) var idleBytes = 0
 
     public init() {
-        let hugePages = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
+        let hugePages = KernelFile.text("/sys/kernel/mm/transparent_hugepage/enabled") ?? ""
         faultsTellGrowth = !hugePages.contains("[always]")
         guard clearRefs >= 0, status >= 0 else { return }
         reset()

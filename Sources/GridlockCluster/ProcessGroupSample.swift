@@ -6,6 +6,7 @@
 // (reported by the watchdog) makes up what the samples could not see.
 
 import Foundation
+import GridlockCore
 
 struct ProcessGroupSample: Sendable, Hashable {
     var cpuSeconds = 0.0
@@ -53,7 +54,7 @@ struct ProcessGroupSample: Sendable, Hashable {
     /// The CPU ticks (its own and its waited-for children's) and resident bytes of one process,
     /// from its stat; nil once it has ended.
     static func usage(of pid: pid_t) -> (cpuSeconds: Double, residentBytes: Int)? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let fields = fields(ofStat: stat) else { return nil }
+        guard let stat = KernelFile.text("/proc/\(pid)/stat"), let fields = fields(ofStat: stat) else { return nil }
         return (fields.cpuTicks / ticks, fields.residentPages * pageSize)
     }
 
@@ -72,7 +73,7 @@ struct ProcessGroupSample: Sendable, Hashable {
         defer { closedir(directory) }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+            guard let pid = pid_t(name), let stat = KernelFile.text("/proc/\(name)/stat"),
                   let fields = Self.fields(ofStat: stat)
             else { continue }
             body(pid, fields)

@@ -12,6 +12,7 @@
 
 import CProcessControl
 import Foundation
+import GridlockCore
 
 extension SolverCgroup {
     enum Hierarchy {
@@ -31,8 +32,8 @@ extension SolverCgroup {
                 FileHandle.standardError.write(Data("gridlock: GRIDLOCK_MEASURE=\(text) is none of proc, cgroup1, cgroup2: choosing as if unset\n".utf8))
                 return .auto
             }()
-            let cgroups = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
-            let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+            let cgroups = KernelFile.text("/proc/self/cgroup") ?? ""
+            let mounts = KernelFile.text("/proc/self/mountinfo") ?? ""
             return find(asked: asked, cgroups: cgroups, mountinfo: mounts)
         }()
 

@@ -8,6 +8,7 @@
 // root, no writable hierarchy), ExternalProcess samples /proc instead (ProcessGroupSample).
 
 import Foundation
+import GridlockCore
 import Synchronization
 
 final class SolverCgroup {
@@ -203,12 +204,12 @@ final class SolverCgroup {
     }
 
     private static func number(in path: String) -> Int? {
-        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        KernelFile.text(path).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// A flat-keyed file's value for `key` ("oom_kill 3", "usage_usec 410044").
     static func field(_ key: String, in path: String) -> Int? {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let text = KernelFile.text(path) ?? ""
         for line in text.split(separator: "\n") {
             let words = line.split(separator: " ")
             if words.count == 2, words[0] == key { return Int(words[1]) }

@@ -13,9 +13,9 @@ import Foundation
 enum ControlGroupMemory {
     /// The tightest limit on this process's group and its ancestors, in bytes; nil when none.
     static func limit(
-        membership: String? = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+        membership: String? = KernelFile.text("/proc/self/cgroup"),
         root: String = "/sys/fs/cgroup",
-        read: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }
+        read: (String) -> String? = { KernelFile.text($0) }
     ) -> Int? {
         guard let membership else { return nil }
         var limits: [Int] = []
