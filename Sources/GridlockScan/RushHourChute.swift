@@ -11,11 +11,14 @@ enum RushHourChute {
     /// to an arrow beside it.
     static let reach = 1.2
 
-    static func find(_ board: BoardGrid, _ image: RGBAImage) throws(ScanError) -> (row: Int, side: RushHourSide, confidence: Double) {
+    /// `photo`: where the picture is a rectified copy, which of its points come from the photo;
+    /// every row's strip stops where the first of them leaves it, so all compare at one depth.
+    static func find(_ board: BoardGrid, _ image: RGBAImage, photo: PhotoBounds? = nil) throws(ScanError) -> (row: Int, side: RushHourSide, confidence: Double) {
         let tile = board.tile
         var outstanding: [(row: Int, side: RushHourSide, difference: Int)] = []
         for side in [RushHourSide.left, .right] {
-            let room = side == .left ? board.left : Double(image.width) - board.right
+            var room = side == .left ? board.left : Double(image.width) - board.right
+            if let photo { room = min(room, Self.room(beside: board, side: side, inside: photo)) }
             // A strip cut by the picture's edge would differ by what is missing: a chute where
             // the picture was only cut.
             guard room >= tile * 0.3 else {
@@ -23,10 +26,9 @@ enum RushHourChute {
             }
             let depth = Int(min(room, tile * reach)), skip = max(1, Int(tile * 0.06))
             let strips = (0..<board.rows).map { row -> [RGB] in
-                let y = board.centre(row: row, column: 0).y, half = max(1, tile * 0.15)
+                let (y0, y1) = stripRows(board, row: row)
                 return (skip..<depth).map { k in
-                    let x = side == .left ? Int(board.left) - 1 - k : Int(board.right) + k
-                    return image.mean(x0: x, y0: Int(y - half), x1: x + 1, y1: Int(y + half) + 1)
+                    image.mean(x0: stripColumn(board, side: side, depth: k), y0: y0, x1: stripColumn(board, side: side, depth: k) + 1, y1: y1)
                 }
             }
             let usual = (0..<strips[0].count).map { k in RGB.median(strips.map { $0[k] }) }
@@ -50,5 +52,30 @@ enum RushHourChute {
                 """)
         }
         return (first.row, first.side, confidence)
+    }
+
+    /// The rows of pixels of a row's strip: the middle 30% of its tiles' height.
+    static func stripRows(_ board: BoardGrid, row: Int) -> (Int, Int) {
+        let y = board.centre(row: row, column: 0).y, half = max(1, board.tile * 0.15)
+        return (Int(y - half), Int(y + half) + 1)
+    }
+
+    /// The column of pixels `depth` pixels out from the board's inner edge on `side`.
+    static func stripColumn(_ board: BoardGrid, side: RushHourSide, depth: Int) -> Int {
+        side == .left ? Int(board.left) - 1 - depth : Int(board.right) + depth
+    }
+
+    /// How deep, in pixels, every row's strip on `side` stays inside the photo (at most the
+    /// strips' reach).
+    static func room(beside board: BoardGrid, side: RushHourSide, inside photo: PhotoBounds) -> Double {
+        let deepest = Int(board.tile * reach)
+        for depth in 0..<deepest {
+            let x = Double(stripColumn(board, side: side, depth: depth))
+            for row in 0..<board.rows {
+                let (y0, y1) = stripRows(board, row: row)
+                guard photo.contains(x, Double(y0)), photo.contains(x + 1, Double(y1)) else { return Double(depth) }
+            }
+        }
+        return Double(deepest)
     }
 }

@@ -96,15 +96,15 @@ public enum RushHourScanner {
         if case .success = straight.reading { return straight }
         for quad in FrameQuad.candidates(in: edges).prefix(FrameQuad.quadsTried) {
             guard let (picture, back) = quad.rectified(image, maximumPixels: workingPixels / 2) else { continue }
-            var rectified = attempt(in: picture, edges: EdgeMap(picture))
+            var rectified = attempt(in: picture, edges: EdgeMap(picture), photo: PhotoBounds(back: back, width: image.width, height: image.height))
             guard let board = rectified.board else { continue }
             // The board found as the picture is, and refused there, found again in a smaller,
             // resampled copy of it: the refusal stands. The copy adds no view of a slant, only
             // blur (a board whose two readings disagreed could read one way there).
             if let first = straight.board, sameBoard(first, board, map: back) { return straight }
             // The rectified picture is padded where it reaches past the photo's edge, and the
-            // padding's edge can pass for a frame: the board and the room round it that the
-            // rules read (the chute's strips) must lie inside the photo.
+            // padding's edge can pass for a frame: the board and a third of a tile round it
+            // must lie inside the photo (the chute's strips stop where the photo does).
             if let side = cutSide(board, map: back, width: image.width, height: image.height) { rectified.reading = .failure(.cutOff(side)) }
             return rectified
         }
@@ -122,14 +122,13 @@ public enum RushHourScanner {
         }
     }
 
-    /// Where the board, with the room round it that the rules read, reaches past the photo
-    /// (`map` takes the rectified picture to a photo of `width` x `height`): the photo's edge
-    /// it crosses ("left", "top"...), or nil. The room is the chute's strips on the left and
-    /// right (the padding past a slanted cut would fill one row's strip and pass for a notch),
-    /// a third of a tile above and below.
+    /// Where the board, with a third of a tile round it, reaches past the photo (`map` takes
+    /// the rectified picture to a photo of `width` x `height`): the photo's edge it crosses
+    /// ("left", "top"...), or nil. A third of a tile is what a straight picture needs beside
+    /// the board (RushHourChute), and the chute's strips beyond it stop at the photo's edge.
     static func cutSide(_ board: BoardGrid, map: Homography, width: Int, height: Int) -> String? {
-        let across = board.tile * RushHourChute.reach, reach = board.tile * 0.3
-        let left = board.left - across, right = board.right + across, top = board.top - reach, bottom = board.bottom + reach
+        let reach = board.tile * 0.3
+        let left = board.left - reach, right = board.right + reach, top = board.top - reach, bottom = board.bottom + reach
         var outline: [(x: Double, y: Double)] = []
         for step in 0...8 {
             let t = Double(step) / 8
@@ -148,7 +147,8 @@ public enum RushHourScanner {
         return nil
     }
 
-    static func attempt(in image: RGBAImage, edges: EdgeMap) -> Attempt {
+    /// `photo`: where `image` is a rectified copy, which of its points come from the photo.
+    static func attempt(in image: RGBAImage, edges: EdgeMap, photo: PhotoBounds? = nil) -> Attempt {
         do {
             // A frame barely off its tray (a dark theme) is looked for at a fainter bar, only
             // where none is found at the usual one: a noisy photo at that bar is all edges.
@@ -158,7 +158,7 @@ public enum RushHourScanner {
                 return Attempt(picture: image, reading: .failure(ScanError("no board found: no rectangle of square tiles inside a contrasting frame")))
             }
             do {
-                return Attempt(picture: image, board: board, reading: .success(try read(board, in: image)))
+                return Attempt(picture: image, board: board, reading: .success(try read(board, in: image, photo: photo)))
             } catch let error as ScanError {
                 return Attempt(picture: image, board: board, reading: .failure(error))
             } catch {
@@ -169,7 +169,7 @@ public enum RushHourScanner {
         }
     }
 
-    static func read(_ board: BoardGrid, in image: RGBAImage) throws -> ScannedRushHour {
+    static func read(_ board: BoardGrid, in image: RGBAImage, photo: PhotoBounds? = nil) throws -> ScannedRushHour {
         // Where blocks come close to the frame (or the picture is small, and the gap between
         // them a pixel), what lies just inside the frame may be a block's colour more often than
         // the tray's. So the commonest few colours there are each tried as the tray: a wrong one
@@ -182,7 +182,7 @@ public enum RushHourScanner {
         try TileSides.checkRegistration(sides)
         for tray in trayColours(board, image) {
             do {
-                readings.append(try read(board, in: image, sides: sides, tray: tray))
+                readings.append(try read(board, in: image, sides: sides, tray: tray, photo: photo))
             } catch {
                 firstError = firstError ?? error
             }
@@ -194,7 +194,7 @@ public enum RushHourScanner {
         return reading
     }
 
-    static func read(_ board: BoardGrid, in image: RGBAImage, sides: [[TileSides]], tray: RGB) throws -> ScannedRushHour {
+    static func read(_ board: BoardGrid, in image: RGBAImage, sides: [[TileSides]], tray: RGB, photo: PhotoBounds? = nil) throws -> ScannedRushHour {
         let middles = sides.map { $0.map(\.face) }
         let tiles = try RushHourTiles.occupancy(sides, tray: tray, tile: board.tile)
         let occupied = tiles.occupied
@@ -235,7 +235,7 @@ public enum RushHourScanner {
             }
         }
         try checkFixedBlocks(blocks, sides: sides, tray: tray, owner: owner)
-        let chute = try RushHourChute.find(board, image)
+        let chute = try RushHourChute.find(board, image, photo: photo)
         let (exitRow, exitSide) = (chute.row, chute.side)
         // The prisoner: the reddest horizontal block in the chute's row, clearly so.
         let candidates = blocks.indices.filter { index in

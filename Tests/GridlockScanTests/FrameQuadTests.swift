@@ -86,13 +86,40 @@ import Testing
     @Test("a board, or the room round it that the rules read, mapped past the photo's edge is cut on that side")
     func cutSides() {
         let board = BoardGrid(left: 70, top: 20, right: 370, bottom: 320, columns: 6, rows: 6, score: 1)
-        // Tiles of 50 pixels: the chute's strips reach 60 pixels left and right, and a third
-        // of a tile (16.7 pixels) is room enough above and below.
+        // Tiles of 50 pixels: a third of a tile (16.7 pixels) is room enough on every side.
         #expect(RushHourScanner.cutSide(board, map: .identity, width: 440, height: 340) == nil)
-        let shifted = Homography(m: [1, 0, -15, 0, 1, 0, 0, 0, 1])
+        #expect(RushHourScanner.cutSide(board, map: .identity, width: 390, height: 340) == nil)
+        let shifted = Homography(m: [1, 0, -60, 0, 1, 0, 0, 0, 1])
         #expect(RushHourScanner.cutSide(board, map: shifted, width: 440, height: 340) == "left")
-        #expect(RushHourScanner.cutSide(board, map: .identity, width: 420, height: 340) == "right")
+        #expect(RushHourScanner.cutSide(board, map: .identity, width: 380, height: 340) == "right")
         #expect(RushHourScanner.cutSide(board, map: .identity, width: 440, height: 330) == "bottom")
+    }
+
+    /// A rectified copy whose photo was cut at a slant left of the board: the padding fills
+    /// the bottom row's strip from 25 pixels out, and the real chute is a notch right of row 2.
+    static func slantCut() -> (BoardGrid, RGBAImage, PhotoBounds) {
+        let board = BoardGrid(left: 70, top: 20, right: 370, bottom: 320, columns: 6, rows: 6, score: 1)
+        var pixels = [UInt8](repeating: 120, count: 440 * 340 * 4)
+        func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ colour: (UInt8, UInt8, UInt8)) {
+            for y in y0..<y1 { for x in x0..<x1 { pixels.replaceSubrange((y * 440 + x) * 4..<(y * 440 + x) * 4 + 3, with: [colour.0, colour.1, colour.2]) } }
+        }
+        fill(370, 120, 430, 170, (200, 190, 150))  // the notch, in the tray's colour
+        fill(0, 270, 45, 320, (0, 0, 0))  // the padding past the cut
+        // Photo x = x - y/2 + 105.5: the cut leaves the bottom row's strip at 45 pixels.
+        let photo = PhotoBounds(back: Homography(m: [1, -0.5, 105.5, 0, 1, 0, 0, 0, 1]), width: 1_000, height: 340)
+        return (board, RGBAImage(width: 440, height: 340, pixels: pixels), photo)
+    }
+
+    @Test("the chute's strips stop where the photo does: padding past a slanted cut is no notch")
+    func chuteStripsInsideThePhoto() throws {
+        let (board, image, photo) = Self.slantCut()
+        #expect(RushHourChute.room(beside: board, side: .left, inside: photo) == 25)
+        #expect(RushHourChute.room(beside: board, side: .right, inside: photo) == 60)
+        let chute = try RushHourChute.find(board, image, photo: photo)
+        #expect(chute.row == 2 && chute.side == .right)
+        // Read to the strips' full reach, the padding stands out as much as the notch, or more.
+        let unbounded = try? RushHourChute.find(board, image)
+        #expect(unbounded.map { $0.row == 2 && $0.side == .right } != true)
     }
 
     @Test("a board found again in the rectified copy, where it was found as the picture is, is the same board")

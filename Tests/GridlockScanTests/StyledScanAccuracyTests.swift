@@ -72,11 +72,11 @@ struct StyledScanAccuracyTests {
         let given = all.exact + all.wrong
         #expect(all.wrong * 500 <= given, "\(all.wrong) of \(given) readings given as right are wrong:\n\(wrongs.prefix(5).joined(separator: "\n"))")
         // The floor: what this increment reads, less a margin for a change of seed or size.
-        // 409 of 1,200 (34%) with the frame's sides refined to a fraction of a pixel.
-        #expect(Double(all.exact) >= 0.31 * Double(all.total), "\(report)")
-        // Photos read only through their frame rectified (FrameQuad): 2 of 200 without, 28 with.
+        // 434 of 1,200 (36%) with the chute's strips stopping at a rectified photo's edge.
+        #expect(Double(all.exact) >= 0.33 * Double(all.total), "\(report)")
+        // Photos read only through their frame rectified (FrameQuad): 2 of 200 without, 31 with.
         let photos = byGroup["  \(Capture.photo.rawValue)s"] ?? Tally()
-        #expect(Double(photos.exact) >= 0.12 * Double(photos.total), "\(report)")
+        #expect(Double(photos.exact) >= 0.135 * Double(photos.total), "\(report)")
     }
 }
 
