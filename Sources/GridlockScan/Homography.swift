@@ -54,6 +54,16 @@ public struct Homography: Sendable {
         return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
     }
 
+    /// The point, where it lies in front of the projection's horizon: nil where the map's
+    /// weight there is not above 0 (past the horizon a point comes back mirrored, from behind
+    /// the camera) or the result is not finite.
+    public func applyInFront(_ x: Double, _ y: Double) -> (x: Double, y: Double)? {
+        let w = m[6] * x + m[7] * y + m[8]
+        guard w > 1e-9 else { return nil }
+        let point = ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+        return point.0.isFinite && point.1.isFinite ? point : nil
+    }
+
     /// The inverse of an affine map (bottom row 0, 0, 1): a turn, a scale, a shift.
     public var inverseOfAffine: Homography {
         precondition(m[6] == 0 && m[7] == 0, "not an affine map")
@@ -98,6 +108,14 @@ public struct Homography: Sendable {
                         let q = g * cx + h * cy + i
                         // Shifted by 2^20 before truncating, so it rounds down for negatives too.
                         let sx = (a * cx + b * cy + c) / q - 0.5 + 1_048_576, sy = (d * cx + e * cy + f) / q - 0.5 + 1_048_576
+                        // Past the horizon (q not above 0) the source comes back mirrored, and
+                        // near it the point is huge or not finite, which Int() traps on.
+                        guard q > 1e-9, abs(sx) < 1e9, abs(sy) < 1e9 else {
+                            (dst[at], dst[at + 1], dst[at + 2]) = back
+                            x &+= 1
+                            at &+= 4
+                            continue
+                        }
                         let ix = Int(sx), iy = Int(sy)
                         let fx = Int((sx - Double(ix)) * 256), fy = Int((sy - Double(iy)) * 256)
                         let x0 = ix - 1_048_576, y0 = iy - 1_048_576

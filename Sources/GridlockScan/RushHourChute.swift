@@ -22,7 +22,7 @@ enum RushHourChute {
             // A strip cut by the picture's edge would differ by what is missing: a chute where
             // the picture was only cut.
             guard room >= tile * 0.3 else {
-                throw ScanError.cutOff(side.rawValue)
+                throw ScanError.cutOff(PictureEdge(side))
             }
             let depth = Int(min(room, tile * reach)), skip = max(1, Int(tile * 0.06))
             let strips = (0..<board.rows).map { row -> [RGB] in

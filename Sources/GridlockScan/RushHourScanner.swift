@@ -34,10 +34,13 @@ public struct ScanError: Error, CustomStringConvertible, Sendable, Hashable {
         self.noGrid = noGrid
     }
 
-    /// The board runs to the picture's edge on `side` ("left", "top"...): whatever lies beyond
-    /// (a chute, the frame) cannot be read.
-    static func cutOff(_ side: String) -> ScanError {
-        ScanError("the picture ends at the board's \(side) edge: the frame beside it, where a chute would show, is cut off")
+    /// The board runs to the picture's edge on `side`: whatever lies beyond (a chute, the
+    /// frame) cannot be read.
+    static func cutOff(_ side: PictureEdge) -> ScanError {
+        guard side != .horizon else {
+            return ScanError("the board, rectified, reaches past the photo's horizon: the frame round it cannot be read")
+        }
+        return ScanError("the picture ends at the board's \(side.rawValue) edge: the frame beside it, where a chute would show, is cut off")
     }
 }
 
@@ -124,9 +127,9 @@ public enum RushHourScanner {
 
     /// Where the board, with a third of a tile round it, reaches past the photo (`map` takes
     /// the rectified picture to a photo of `width` x `height`): the photo's edge it crosses
-    /// ("left", "top"...), or nil. A third of a tile is what a straight picture needs beside
+    /// (or the horizon), or nil. A third of a tile is what a straight picture needs beside
     /// the board (RushHourChute), and the chute's strips beyond it stop at the photo's edge.
-    static func cutSide(_ board: BoardGrid, map: Homography, width: Int, height: Int) -> String? {
+    static func cutSide(_ board: BoardGrid, map: Homography, width: Int, height: Int) -> PictureEdge? {
         let reach = board.tile * 0.3
         let left = board.left - reach, right = board.right + reach, top = board.top - reach, bottom = board.bottom + reach
         var outline: [(x: Double, y: Double)] = []
@@ -136,13 +139,12 @@ public enum RushHourScanner {
             outline += [(x, top), (x, bottom), (left, y), (right, y)]
         }
         for (x, y) in outline {
-            let point = map.apply(x, y)
             // Past the projection's horizon: nowhere in the photo.
-            guard point.x.isFinite, point.y.isFinite else { return "far" }
-            if point.x < 0 { return "left" }
-            if point.x > Double(width) { return "right" }
-            if point.y < 0 { return "top" }
-            if point.y > Double(height) { return "bottom" }
+            guard let point = map.applyInFront(x, y) else { return .horizon }
+            if point.x < 0 { return .left }
+            if point.x > Double(width) { return .right }
+            if point.y < 0 { return .top }
+            if point.y > Double(height) { return .bottom }
         }
         return nil
     }

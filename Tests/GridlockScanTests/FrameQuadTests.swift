@@ -90,9 +90,26 @@ import Testing
         #expect(RushHourScanner.cutSide(board, map: .identity, width: 440, height: 340) == nil)
         #expect(RushHourScanner.cutSide(board, map: .identity, width: 390, height: 340) == nil)
         let shifted = Homography(m: [1, 0, -60, 0, 1, 0, 0, 0, 1])
-        #expect(RushHourScanner.cutSide(board, map: shifted, width: 440, height: 340) == "left")
-        #expect(RushHourScanner.cutSide(board, map: .identity, width: 380, height: 340) == "right")
-        #expect(RushHourScanner.cutSide(board, map: .identity, width: 440, height: 330) == "bottom")
+        #expect(RushHourScanner.cutSide(board, map: shifted, width: 440, height: 340) == .left)
+        #expect(RushHourScanner.cutSide(board, map: .identity, width: 380, height: 340) == .right)
+        #expect(RushHourScanner.cutSide(board, map: .identity, width: 440, height: 330) == .bottom)
+    }
+
+    @Test("past the projection's horizon nothing is taken from the photo: no mirrored pixels, no point, a cut board")
+    func pastTheHorizon() throws {
+        // Weight 1 - y/100: the horizon is the row y = 100 of the output.
+        let tilted = Homography(m: [-1, 0, 0, 0, -0.1, 0, 0, -0.01, 1])
+        #expect(tilted.applyInFront(10, 150) == nil)
+        #expect(tilted.applyInFront(10, 50) != nil)
+        // Below the horizon this map lands inside the white source again, mirrored
+        // (10.5, 150.5 goes to 20.8, 29.8): it must show the background.
+        let white = RGBAImage(width: 100, height: 100, pixels: [UInt8](repeating: 255, count: 100 * 100 * 4))
+        let out = tilted.resample(white, width: 100, height: 200, background: RGB(200, 0, 0))
+        #expect(Array(out.pixels[(150 * 100 + 10) * 4..<(150 * 100 + 10) * 4 + 3]) == [200, 0, 0])
+        let board = BoardGrid(left: 70, top: 20, right: 370, bottom: 320, columns: 6, rows: 6, score: 1)
+        let beyond = Homography(m: [1, 0, 0, 0, 1, 0, 0, -0.005, 1])
+        #expect(RushHourScanner.cutSide(board, map: beyond, width: 10_000, height: 10_000) == .horizon)
+        #expect(!PhotoBounds(back: beyond, width: 10_000, height: 10_000).contains(100, 300))
     }
 
     /// A rectified copy whose photo was cut at a slant left of the board: the padding fills
