@@ -248,7 +248,11 @@ struct FrameQuad: Sendable {
         height *= shrink
         let mx = width * margin, my = height * margin
         let inner = [(x: mx, y: my), (x: mx + width, y: my), (x: mx + width, y: my + height), (x: mx, y: my + height)]
-        guard let back = Homography.mapping(inner, corners) else { return nil }
+        guard var back = Homography.mapping(inner, corners) else { return nil }
+        // `mapping` makes the weight 1 at the picture's corner (0, 0), a margin away: where the
+        // horizon runs between that corner and the quadrilateral, the quadrilateral would lie
+        // past it. The same map with every entry negated puts it in front.
+        if back.m[6] * (mx + width / 2) + back.m[7] * (my + height / 2) + back.m[8] < 0 { back = Homography(m: back.m.map { -$0 }) }
         let outWidth = Int(width + 2 * mx), outHeight = Int(height + 2 * my)
         guard outWidth >= 8, outHeight >= 8 else { return nil }
         return (back.resample(image, width: outWidth, height: outHeight, background: RGB(0, 0, 0)), back)

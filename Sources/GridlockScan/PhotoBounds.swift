@@ -11,10 +11,19 @@ struct PhotoBounds {
     let width: Int
     let height: Int
 
+    /// Whether (x, y) maps a pixel or more inside the photo: a pixel nearer its edge than that
+    /// is resampled half from the padding.
     func contains(_ x: Double, _ y: Double) -> Bool {
         // Past the projection's horizon: nowhere in the photo.
         guard let point = back.applyInFront(x, y) else { return false }
-        return point.x >= 0 && point.y >= 0 && point.x <= Double(width) && point.y <= Double(height)
+        return point.x >= 1 && point.y >= 1 && point.x <= Double(width) - 1 && point.y <= Double(height) - 1
+    }
+
+    /// Whether the pixels x..<x1, y..<y1 all come from inside the photo (their four corners do;
+    /// the map keeps lines straight, and the photo's inside is convex).
+    func contains(x: Int, y: Int, x1: Int, y1: Int) -> Bool {
+        let (left, top, right, bottom) = (Double(x), Double(y), Double(x1), Double(y1))
+        return contains(left, top) && contains(right, top) && contains(left, bottom) && contains(right, bottom)
     }
 }
 

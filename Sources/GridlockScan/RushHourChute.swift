@@ -12,10 +12,12 @@ enum RushHourChute {
     static let reach = 1.2
 
     /// `photo`: where the picture is a rectified copy, which of its points come from the photo;
-    /// every row's strip stops where the first of them leaves it, so all compare at one depth.
+    /// the strips stop where the first of them leaves it.
     static func find(_ board: BoardGrid, _ image: RGBAImage, photo: PhotoBounds? = nil) throws(ScanError) -> (row: Int, side: RushHourSide, confidence: Double) {
         let tile = board.tile
-        var outstanding: [(row: Int, side: RushHourSide, difference: Int)] = []
+        // Both sides are read to one depth: a side cut short could see nothing of an arrow past
+        // its frame while the other, read deeper, finds something beside another row.
+        var reachable = tile * reach
         for side in [RushHourSide.left, .right] {
             var room = side == .left ? board.left : Double(image.width) - board.right
             if let photo { room = min(room, Self.room(beside: board, side: side, inside: photo)) }
@@ -24,11 +26,16 @@ enum RushHourChute {
             guard room >= tile * 0.3 else {
                 throw ScanError.cutOff(PictureEdge(side))
             }
-            let depth = Int(min(room, tile * reach)), skip = max(1, Int(tile * 0.06))
+            reachable = min(reachable, room)
+        }
+        let depth = Int(reachable), skip = max(1, Int(tile * 0.06))
+        var outstanding: [(row: Int, side: RushHourSide, difference: Int)] = []
+        for side in [RushHourSide.left, .right] {
             let strips = (0..<board.rows).map { row -> [RGB] in
                 let (y0, y1) = stripRows(board, row: row)
                 return (skip..<depth).map { k in
-                    image.mean(x0: stripColumn(board, side: side, depth: k), y0: y0, x1: stripColumn(board, side: side, depth: k) + 1, y1: y1)
+                    let x = stripColumn(board, side: side, depth: k)
+                    return image.mean(x0: x, y0: y0, x1: x + 1, y1: y1)
                 }
             }
             let usual = (0..<strips[0].count).map { k in RGB.median(strips.map { $0[k] }) }
@@ -73,7 +80,7 @@ enum RushHourChute {
             let x = Double(stripColumn(board, side: side, depth: depth))
             for row in 0..<board.rows {
                 let (y0, y1) = stripRows(board, row: row)
-                guard photo.contains(x, Double(y0)), photo.contains(x + 1, Double(y1)) else { return Double(depth) }
+                guard photo.contains(x: Int(x), y: y0, x1: Int(x) + 1, y1: y1) else { return Double(depth) }
             }
         }
         return Double(deepest)

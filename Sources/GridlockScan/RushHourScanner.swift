@@ -106,7 +106,7 @@ public enum RushHourScanner {
             // blur (a board whose two readings disagreed could read one way there).
             if let first = straight.board, sameBoard(first, board, map: back) { return straight }
             // The rectified picture is padded where it reaches past the photo's edge, and the
-            // padding's edge can pass for a frame: the board and a third of a tile round it
+            // padding's edge can pass for a frame: the board and 0.3 of a tile round it
             // must lie inside the photo (the chute's strips stop where the photo does).
             if let side = cutSide(board, map: back, width: image.width, height: image.height) { rectified.reading = .failure(.cutOff(side)) }
             return rectified
@@ -125,7 +125,7 @@ public enum RushHourScanner {
         }
     }
 
-    /// Where the board, with a third of a tile round it, reaches past the photo (`map` takes
+    /// Where the board, with 0.3 of a tile round it, reaches past the photo (`map` takes
     /// the rectified picture to a photo of `width` x `height`): the photo's edge it crosses
     /// (or the horizon), or nil. A third of a tile is what a straight picture needs beside
     /// the board (RushHourChute), and the chute's strips beyond it stop at the photo's edge.

@@ -86,12 +86,12 @@ import Testing
     @Test("a board, or the room round it that the rules read, mapped past the photo's edge is cut on that side")
     func cutSides() {
         let board = BoardGrid(left: 70, top: 20, right: 370, bottom: 320, columns: 6, rows: 6, score: 1)
-        // Tiles of 50 pixels: a third of a tile (16.7 pixels) is room enough on every side.
+        // Tiles of 50 pixels: 0.3 of a tile (15 pixels) is room enough on every side.
         #expect(RushHourScanner.cutSide(board, map: .identity, width: 440, height: 340) == nil)
-        #expect(RushHourScanner.cutSide(board, map: .identity, width: 390, height: 340) == nil)
+        #expect(RushHourScanner.cutSide(board, map: .identity, width: 386, height: 340) == nil)
         let shifted = Homography(m: [1, 0, -60, 0, 1, 0, 0, 0, 1])
         #expect(RushHourScanner.cutSide(board, map: shifted, width: 440, height: 340) == .left)
-        #expect(RushHourScanner.cutSide(board, map: .identity, width: 380, height: 340) == .right)
+        #expect(RushHourScanner.cutSide(board, map: .identity, width: 384, height: 340) == .right)
         #expect(RushHourScanner.cutSide(board, map: .identity, width: 440, height: 330) == .bottom)
     }
 
@@ -109,7 +109,20 @@ import Testing
         let board = BoardGrid(left: 70, top: 20, right: 370, bottom: 320, columns: 6, rows: 6, score: 1)
         let beyond = Homography(m: [1, 0, 0, 0, 1, 0, 0, -0.005, 1])
         #expect(RushHourScanner.cutSide(board, map: beyond, width: 10_000, height: 10_000) == .horizon)
-        #expect(!PhotoBounds(back: beyond, width: 10_000, height: 10_000).contains(100, 300))
+        // Past the horizon the old map put (10, 150) at (20.8, 29.8), inside a 100 x 100 photo.
+        #expect(!PhotoBounds(back: tilted, width: 100, height: 100).contains(10, 150))
+        #expect(PhotoBounds(back: tilted, width: 100, height: 100).contains(-20, -100))
+    }
+
+    @Test("both sides' strips are read to one depth: a side cut short hides its arrow, and the other side's deeper strip is no chute")
+    func chuteStripsToOneDepth() {
+        // The picture ends 18 pixels right of the board, inside its frame: the arrow beyond is
+        // cut off. Left of row 2, 25 to 60 pixels out, something dark (a hand, a box).
+        let board = BoardGrid(left: 70, top: 20, right: 370, bottom: 320, columns: 6, rows: 6, score: 1)
+        var pixels = [UInt8](repeating: 120, count: 388 * 340 * 4)
+        for y in 120..<170 { for x in 10..<45 { pixels.replaceSubrange((y * 388 + x) * 4..<(y * 388 + x) * 4 + 3, with: [20, 20, 20]) } }
+        let image = RGBAImage(width: 388, height: 340, pixels: pixels)
+        #expect(throws: ScanError.self) { try RushHourChute.find(board, image) }
     }
 
     /// A rectified copy whose photo was cut at a slant left of the board: the padding fills
@@ -130,7 +143,9 @@ import Testing
     @Test("the chute's strips stop where the photo does: padding past a slanted cut is no notch")
     func chuteStripsInsideThePhoto() throws {
         let (board, image, photo) = Self.slantCut()
-        #expect(RushHourChute.room(beside: board, side: .left, inside: photo) == 25)
+        // Column 46 (23 out) is the first whose bottom corner (46, 303) maps within a pixel of
+        // the cut (photo x 0.5).
+        #expect(RushHourChute.room(beside: board, side: .left, inside: photo) == 23)
         #expect(RushHourChute.room(beside: board, side: .right, inside: photo) == 60)
         let chute = try RushHourChute.find(board, image, photo: photo)
         #expect(chute.row == 2 && chute.side == .right)

@@ -72,7 +72,7 @@ struct StyledScanAccuracyTests {
         let given = all.exact + all.wrong
         #expect(all.wrong * 500 <= given, "\(all.wrong) of \(given) readings given as right are wrong:\n\(wrongs.prefix(5).joined(separator: "\n"))")
         // The floor: what this increment reads, less a margin for a change of seed or size.
-        // 434 of 1,200 (36%) with the chute's strips stopping at a rectified photo's edge.
+        // 436 of 1,200 (36%) with the chute's strips stopping at a rectified photo's edge.
         #expect(Double(all.exact) >= 0.33 * Double(all.total), "\(report)")
         // Photos read only through their frame rectified (FrameQuad): 2 of 200 without, 31 with.
         let photos = byGroup["  \(Capture.photo.rawValue)s"] ?? Tally()
