@@ -77,10 +77,10 @@ enum RushHourChute {
     static func room(beside board: BoardGrid, side: RushHourSide, inside photo: PhotoBounds) -> Double {
         let deepest = Int(board.tile * reach)
         for depth in 0..<deepest {
-            let x = Double(stripColumn(board, side: side, depth: depth))
+            let x = stripColumn(board, side: side, depth: depth)
             for row in 0..<board.rows {
                 let (y0, y1) = stripRows(board, row: row)
-                guard photo.contains(x: Int(x), y: y0, x1: Int(x) + 1, y1: y1) else { return Double(depth) }
+                guard photo.contains(x: x, y: y0, x1: x + 1, y1: y1) else { return Double(depth) }
             }
         }
         return Double(deepest)
